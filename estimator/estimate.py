@@ -1,0 +1,133 @@
+"""The estimator's entry point: a workload on a machine -> memory per device and a verdict."""
+
+from __future__ import annotations
+
+from .capacity import fit_verdict, ram_usable, usable_bytes
+from .hardware.types import Machine
+from .memory import constants as k
+from .memory import inference, training_plan
+from .memory.placement import gpu_layers_that_fit
+from .resolve import Resolved, resolve
+from .result import Components, Device, Estimate, Inputs, Note, Offload
+from .workload import Workload
+
+
+def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
+    w = r.workload
+    arch = w.model
+    training = w.task == "training"
+    lora = training and w.method in ("lora", "qlora")
+    return Inputs(
+        model=arch.name,
+        params=arch.params,
+        active_params=arch.active_params,
+        task=w.task,
+        method=w.method or "full",
+        precision=w.precision or "",
+        kv_precision=None if training else w.kv_precision,
+        context=w.context or 0,
+        batch=w.batch,
+        concurrency=w.concurrency,
+        engine=w.engine or "",
+        optimizer=w.optimizer if training else None,
+        lora_rank=w.lora_rank if lora else None,
+        lora_targets=w.lora_targets if lora else None,
+        grad_checkpointing=w.grad_checkpointing if training else None,
+        zero=w.zero,
+        offload=w.offload,
+        machine=machine.name if machine else None,
+        machine_kind=machine.kind if machine else None,
+        gpu_count=machine.count if machine and machine.kind == "gpu" else (1 if machine else 0),
+        device_memory_bytes=machine.device_bytes if machine else None,
+    )
+
+
+def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
+    """Memory of `workload`, per device of `machine` (or for one device when none is given)."""
+    r = resolve(workload, machine)
+    w = r.workload
+    assumptions = list(r.assumptions)
+    if w.task == "inference":
+        iplan = inference.plan(r, machine)
+        parts, steps, ram_needed = iplan.devices, list(iplan.steps), iplan.host_only
+    else:
+        tplan = training_plan.plan(r, machine)
+        parts, steps, ram_needed = tplan.devices, list(tplan.steps), tplan.ram_bytes
+    inputs = _inputs(r, machine)
+    total = sum(parts, Components())
+    if machine is None:
+        devices = tuple(Device(f"device {i}", c) for i, c in enumerate(parts))
+        steps.append(
+            Note("no_hardware", {"total": total.total, "per_device": max(c.total for c in parts)})
+        )
+        return Estimate(inputs, total, devices, "unknown", None, tuple(steps), tuple(assumptions))
+    usable: list[int] = []
+    for i in range(len(parts)):
+        amount, notes = usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, i)
+        usable.append(amount)
+        assumptions += notes
+    label = machine.name
+    devices = tuple(
+        Device(f"{label} #{i}" if len(parts) > 1 else label, c, machine.device_bytes, u)
+        for i, (c, u) in enumerate(zip(parts, usable, strict=True))
+    )
+    verdict, headroom = fit_verdict([c.total for c in parts], usable)
+    offload = None
+    ram = ram_usable(machine)
+    if ram_needed:
+        offload = Offload(ram_needed)
+        if ram is not None and ram_needed > ram:
+            verdict = "does_not_fit"
+        elif w.offload and verdict != "does_not_fit":
+            verdict = "offload"
+    if verdict == "does_not_fit" and w.task == "inference":
+        verdict, offload = _try_offload(
+            r, machine, parts, usable, iplan, ram, verdict, offload, assumptions
+        )
+    steps.append(
+        Note(
+            "verdict",
+            {
+                "verdict": verdict,
+                "per_device": max(c.total for c in parts),
+                "usable": min(usable),
+                "capacity": machine.device_bytes,
+                "devices": len(parts),
+                "headroom": headroom,
+            },
+        )
+    )
+    return Estimate(inputs, total, devices, verdict, offload, tuple(steps), tuple(assumptions))
+
+
+def _try_offload(
+    r: Resolved,
+    machine: Machine,
+    parts: list[Components],
+    usable: list[int],
+    iplan: inference.InferencePlan,
+    ram: int | None,
+    verdict: str,
+    offload: Offload | None,
+    assumptions: list[Note],
+) -> tuple[str, Offload | None]:
+    """Inference that does not fit on the GPUs: can llama.cpp / transformers keep some layers in
+    CPU RAM (llama.cpp -ngl, transformers device_map with max_memory)?"""
+    if machine.kind == "apple":
+        # Over the GPU working-set cap but within unified memory: llama.cpp runs the remaining
+        # layers on the CPU, or the cap can be raised (sysctl iogpu.wired_limit_mb).
+        if max(c.total for c in parts) <= machine.device_bytes - k.OS_RESERVE_BYTES:
+            assumptions.append(Note("apple_over_working_set", {}))
+            return "offload", Offload(0)
+        return verdict, offload
+    if machine.kind != "gpu" or r.workload.engine == "vllm" or not iplan.layer_bytes:
+        return verdict, offload
+    if ram is None:
+        assumptions.append(Note("ram_unknown", {}))
+        return verdict, offload
+    budget = sum(usable) - sum(c.activations + c.overhead for c in parts) - iplan.gpu_fixed
+    gpu_layers = gpu_layers_that_fit(iplan.layer_bytes, max(0, budget))
+    on_gpu = sum(iplan.layer_bytes[len(iplan.layer_bytes) - gpu_layers :])
+    ram_needed = sum(iplan.layer_bytes) - on_gpu + iplan.host_only
+    result = Offload(ram_needed, gpu_layers, len(iplan.layer_bytes))
+    return ("offload" if ram_needed <= ram else verdict), result

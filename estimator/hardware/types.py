@@ -1,0 +1,83 @@
+"""Hardware as the estimator sees it: catalog entries and the machine a question is about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+GIB = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Gpu:
+    name: str
+    vendor: str
+    segment: str  # consumer, workstation, datacenter
+    laptop: bool
+    memory_gib: float
+    bandwidth_gbs: float | None
+    tflops_bf16: float | None  # dense tensor, fp32 accumulate
+    tflops_fp16acc: float | None
+    tflops_fp32: float | None
+    tflops_fp8: float | None
+    bf16: bool
+    flash_attention2: str  # yes, no, unlisted
+    compute_capability: str
+    tdp_w: float | None
+    launch_year: int | None
+    launch_price_usd: float | None
+    price_unverified_usd: str | None
+    nvlink: bool
+    source: str
+    notes: str
+
+    @property
+    def memory_bytes(self) -> int:
+        return round(self.memory_gib * GIB)
+
+    @property
+    def drives_display(self) -> bool:
+        """GeForce and Radeon/Arc consumer cards usually drive the desktop too."""
+        return self.segment == "consumer"
+
+
+@dataclass(frozen=True, slots=True)
+class AppleChip:
+    chip: str
+    variant: str
+    year: int
+    max_memory_gb: int
+    memory_options_gb: tuple[int, ...]
+    bandwidth_gbs: float
+    source: str
+    notes: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloudInstance:
+    provider: str
+    instance: str
+    gpu: str  # catalog GPU name
+    gpu_count: int
+    ram_gb: float | None
+    usd_per_hour: float
+    price_date: str
+    source: str
+    notes: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Machine:
+    """The hardware one estimate runs on: `count` GPUs (or an Apple chip, or a CPU) plus RAM.
+
+    `device_bytes` is the memory of one device: VRAM per GPU, unified memory for Apple, RAM for a
+    CPU-only machine. `ram_bytes` is host RAM available for offload (None when unknown).
+    """
+
+    kind: str  # gpu, apple, cpu
+    name: str
+    device_bytes: int
+    count: int = 1
+    ram_bytes: int | None = None
+    gpu: Gpu | None = None
+    apple: AppleChip | None = None
+    from_catalog: bool = True

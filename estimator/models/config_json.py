@@ -1,0 +1,99 @@
+"""Read a Hugging Face config.json (a file or a dict) into an Architecture."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..errors import EstimatorError
+from . import families
+from .types import Architecture
+
+# Older or remote-code configs spell the same fields differently (GPT-2 style, Falcon RW).
+_ALIASES = {
+    "hidden_size": ("n_embd", "n_embed", "d_model"),
+    "num_hidden_layers": ("n_layer", "num_layers"),
+    "num_attention_heads": ("n_head",),
+    "num_key_value_heads": ("n_head_kv", "num_kv_heads"),
+}
+# Falcon's original RW configs name the model type after the class.
+_MODEL_TYPES = {"RefinedWeb": "falcon", "RefinedWebModel": "falcon", "gemma3": "gemma3_text"}
+_DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+_MAX_CONFIG_BYTES = 2_000_000
+
+
+def normalise(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The text-model keys of a config, with aliases resolved, and notes on what was dropped."""
+    notes: list[str] = []
+    cfg = dict(raw)
+    text = cfg.get("text_config")
+    if isinstance(text, Mapping):
+        notes.append("vision_tower_excluded")
+        inner = dict(text)
+        inner.setdefault("model_type", f"{cfg.get('model_type', '')}_text")
+        for key in ("torch_dtype", "dtype", "quantization_config", "tie_word_embeddings"):
+            if key in cfg and key not in inner:
+                inner[key] = cfg[key]
+        cfg = inner
+    model_type = cfg.get("model_type")
+    if model_type is None and cfg.get("architectures") == ["RWForCausalLM"]:
+        model_type = "RefinedWeb" if cfg.get("n_head_kv") else "RefinedWebModel"
+    cfg["model_type"] = _MODEL_TYPES.get(str(model_type), model_type)
+    if model_type == "RefinedWeb":
+        cfg.setdefault("new_decoder_architecture", True)
+    for key, aliases in _ALIASES.items():
+        if cfg.get(key) is None:
+            for alias in aliases:
+                if cfg.get(alias) is not None:
+                    cfg[key] = cfg[alias]
+                    break
+    return cfg, notes
+
+
+def checkpoint_precision(cfg: Mapping[str, Any]) -> str:
+    """The precision the checkpoint's weights are stored in, from quantization_config or dtype."""
+    quant = cfg.get("quantization_config")
+    if isinstance(quant, Mapping):
+        method = str(quant.get("quant_method", "")).lower()
+        bits = quant.get("bits")
+        if method == "fp8":
+            return "fp8_block" if quant.get("weight_block_size") else "fp8"
+        if method == "mxfp4":
+            return "mxfp4"
+        if method == "gptq":
+            return "gptq-int8" if bits == 8 else "gptq"
+        if method == "awq":
+            return "awq"
+        if method == "bitsandbytes":
+            return "nf4" if quant.get("load_in_4bit") else "int8"
+    dtype = cfg.get("torch_dtype") or cfg.get("dtype")
+    return _DTYPES.get(str(dtype), "bf16")
+
+
+def from_dict(raw: Mapping[str, Any], name: str) -> Architecture:
+    if not isinstance(raw, Mapping):
+        raise EstimatorError("config_not_object")
+    cfg, notes = normalise(raw)
+    arch = families.build(name, cfg)
+    return replace(arch, checkpoint_precision=checkpoint_precision(cfg), notes=tuple(notes))
+
+
+def from_file(path: Path) -> Architecture:
+    """Architecture of a local config.json (or a folder that holds one)."""
+    if path.is_dir():
+        path = path / "config.json"
+    try:
+        if path.stat().st_size > _MAX_CONFIG_BYTES:
+            raise EstimatorError("config_too_large", path=str(path))
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise EstimatorError("config_not_found", path=str(path)) from exc
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise EstimatorError(
+            "config_unreadable", path=str(path), reason=type(exc).__name__
+        ) from exc
+    name = str(raw.get("_name_or_path") or path.parent.name) if isinstance(raw, dict) else ""
+    return from_dict(raw, name.rsplit("/", 1)[-1] or path.parent.name)

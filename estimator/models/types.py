@@ -1,0 +1,110 @@
+"""The shapes of a decoder-only transformer, as counted from its config.json."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Linear:
+    """One kind of weight matrix, `count` times in the model (e.g. q_proj x layers).
+
+    `active_count` is how many of them one token passes through (MoE experts: top-k per layer).
+    `group` decides how quantization treats it: attention, mlp, expert, shared_expert, router.
+    """
+
+    group: str
+    name: str
+    d_in: int
+    d_out: int
+    count: int
+    active_count: int
+    bias: bool = False
+
+    @property
+    def params(self) -> int:
+        return (self.d_in * self.d_out + (self.d_out if self.bias else 0)) * self.count
+
+    @property
+    def active_params(self) -> int:
+        return (self.d_in * self.d_out + (self.d_out if self.bias else 0)) * self.active_count
+
+
+@dataclass(frozen=True, slots=True)
+class Mla:
+    """DeepSeek multi-head latent attention dimensions."""
+
+    kv_lora_rank: int
+    q_lora_rank: int | None
+    qk_rope_head_dim: int
+    qk_nope_head_dim: int
+    v_head_dim: int
+
+
+@dataclass(frozen=True, slots=True)
+class Architecture:
+    """Everything the memory formulas need to know about a model."""
+
+    name: str
+    model_type: str
+    vocab_size: int
+    hidden_size: int
+    num_layers: int
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    tie_embeddings: bool
+    linears: tuple[Linear, ...]
+    # 1-D parameters (norms, attention sinks, router score biases), all always active.
+    other_params: int
+    # Per layer: True where the layer attends only over `sliding_window` tokens.
+    sliding_layers: tuple[bool, ...] = ()
+    sliding_window: int | None = None
+    max_context: int | None = None
+    mla: Mla | None = None
+    num_experts: int = 0
+    experts_per_token: int = 0
+    # Width of the MLP hidden activation one token produces (I, or k x I_expert + shared).
+    mlp_active_width: int = 0
+    # The precision the published checkpoint is stored in (bf16, fp16, fp8_block, mxfp4, ...).
+    checkpoint_precision: str = "bf16"
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def embedding_params(self) -> int:
+        return self.vocab_size * self.hidden_size
+
+    @property
+    def lm_head_params(self) -> int:
+        return 0 if self.tie_embeddings else self.vocab_size * self.hidden_size
+
+    @property
+    def linear_params(self) -> int:
+        return sum(lin.params for lin in self.linears)
+
+    @property
+    def params(self) -> int:
+        return self.embedding_params + self.lm_head_params + self.linear_params + self.other_params
+
+    @property
+    def active_params(self) -> int:
+        """Parameters one token touches, counting the whole input embedding table as the
+        reference catalog does."""
+        return (
+            self.embedding_params
+            + self.lm_head_params
+            + sum(lin.active_params for lin in self.linears)
+            + self.other_params
+        )
+
+    @property
+    def is_moe(self) -> bool:
+        return self.num_experts > 0
+
+    @property
+    def q_width(self) -> int:
+        return self.num_heads * self.head_dim
+
+    @property
+    def kv_width(self) -> int:
+        return self.num_kv_heads * self.head_dim

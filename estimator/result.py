@@ -1,0 +1,115 @@
+"""What an estimate returns: memory components per device, the verdict, and the reasoning as
+structured notes (a key and numbers) that front ends word in the user's language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+COMPONENTS = (
+    "weights",
+    "kv_cache",
+    "activations",
+    "gradients",
+    "optimizer_states",
+    "master_weights",
+    "adapters",
+    "overhead",
+)
+VERDICTS = ("fits", "tight", "offload", "does_not_fit", "unknown")
+
+
+@dataclass(frozen=True, slots=True)
+class Components:
+    """Bytes per memory component."""
+
+    weights: int = 0
+    kv_cache: int = 0
+    activations: int = 0
+    gradients: int = 0
+    optimizer_states: int = 0
+    master_weights: int = 0
+    adapters: int = 0
+    overhead: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, f.name) for f in fields(self))
+
+    def __add__(self, other: Components) -> Components:
+        return Components(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+
+    def as_dict(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One step of the calculation or one assumption: a message key and its numbers."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    label: str
+    components: Components
+    capacity_bytes: int | None = None  # physical memory
+    usable_bytes: int | None = None  # after CUDA context, display, working-set cap, OS
+
+
+@dataclass(frozen=True, slots=True)
+class Offload:
+    """What lives in CPU RAM when the GPUs cannot hold everything."""
+
+    ram_bytes: int
+    gpu_layers: int | None = None
+    total_layers: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """The workload after defaults were filled in."""
+
+    model: str
+    params: int
+    active_params: int
+    task: str
+    method: str
+    precision: str
+    kv_precision: str | None
+    context: int
+    batch: int
+    concurrency: int
+    engine: str
+    optimizer: str | None
+    lora_rank: int | None
+    lora_targets: str | None
+    grad_checkpointing: bool | None
+    zero: int
+    offload: bool
+    machine: str | None
+    machine_kind: str | None
+    gpu_count: int
+    device_memory_bytes: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    inputs: Inputs
+    components: Components  # the whole job: summed over devices
+    devices: tuple[Device, ...]
+    verdict: str
+    offload: Offload | None
+    steps: tuple[Note, ...]
+    assumptions: tuple[Note, ...]
+
+    @property
+    def total_bytes(self) -> int:
+        return self.components.total
+
+    @property
+    def per_device_bytes(self) -> int:
+        return max(d.components.total for d in self.devices)

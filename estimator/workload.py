@@ -1,0 +1,127 @@
+"""What the user asks about: the workload, validated, before any default is filled in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import EstimatorError
+from .models.types import Architecture
+
+TASKS = ("inference", "training")
+METHODS = ("full", "lora", "qlora", "freeze")
+INFERENCE_ENGINES = ("transformers", "vllm", "llama.cpp")
+TRAINING_ENGINES = ("transformers", "deepspeed", "torchtune")
+ENGINE_ALIASES = {
+    "hf": "transformers",
+    "huggingface": "transformers",
+    "trl": "transformers",
+    "peft": "transformers",
+    "accelerate": "transformers",
+    "llamacpp": "llama.cpp",
+    "llama-cpp": "llama.cpp",
+    "ollama": "llama.cpp",
+    "gguf": "llama.cpp",
+    "lmstudio": "llama.cpp",
+    "ds": "deepspeed",
+}
+OPTIMIZERS = ("adamw", "adamw_8bit", "paged_adamw_8bit", "sgd", "adafactor")
+OPTIMIZER_ALIASES = {
+    "adam": "adamw",
+    "adamw_torch": "adamw",
+    "adamw8bit": "adamw_8bit",
+    "adam8bit": "adamw_8bit",
+    "8bit": "adamw_8bit",
+    "paged_adamw8bit": "paged_adamw_8bit",
+    "pagedadamw8bit": "paged_adamw_8bit",
+}
+LORA_TARGETS = ("all", "attention")
+
+# Bounds that catch typos and nonsense long before the arithmetic would.
+MAX_CONTEXT = 10_000_000
+MAX_SEQUENCES = 100_000
+MAX_GPUS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """A question about one model. None means "use the stated default"."""
+
+    model: Architecture
+    task: str
+    method: str | None = None
+    precision: str | None = None
+    kv_precision: str | None = None
+    context: int | None = None
+    batch: int = 1
+    concurrency: int = 1
+    engine: str | None = None
+    optimizer: str | None = None
+    lora_rank: int = 16
+    lora_targets: str = "all"
+    lora_train_embeddings: bool = False
+    grad_checkpointing: bool | None = None
+    zero: int = 0
+    offload: bool = False
+    gpu_memory_utilization: float = 0.9
+
+
+def _positive(name: str, value: int, upper: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= upper:
+        raise EstimatorError("out_of_range", field=name, value=str(value)[:30], low=1, high=upper)
+
+
+def validate(w: Workload) -> Workload:
+    """The workload with names normalised; raises EstimatorError on nonsense."""
+    task = w.task.strip().lower() if isinstance(w.task, str) else w.task
+    if task in ("train", "finetune", "fine-tune", "fine_tune"):
+        task = "training"
+    if task in ("serve", "run", "infer", "generate"):
+        task = "inference"
+    if task not in TASKS:
+        raise EstimatorError("unknown_task", task=str(w.task)[:30], known=list(TASKS))
+    method = w.method.strip().lower() if w.method else None
+    if method is not None and method not in METHODS:
+        raise EstimatorError("unknown_method", method=method[:30], known=list(METHODS))
+    if task == "inference" and method not in (None, "full"):
+        raise EstimatorError("method_needs_training", method=method)
+    engine = w.engine.strip().lower() if w.engine else None
+    if engine is not None:
+        engine = ENGINE_ALIASES.get(engine, engine)
+        known = INFERENCE_ENGINES if task == "inference" else TRAINING_ENGINES
+        if engine not in known:
+            raise EstimatorError("unknown_engine", engine=engine[:30], task=task, known=list(known))
+    optimizer = w.optimizer.strip().lower().replace("-", "_") if w.optimizer else None
+    if optimizer is not None:
+        optimizer = OPTIMIZER_ALIASES.get(optimizer, optimizer)
+        if optimizer not in OPTIMIZERS:
+            raise EstimatorError(
+                "unknown_optimizer", optimizer=optimizer[:30], known=list(OPTIMIZERS)
+            )
+    if w.context is not None:
+        _positive("context", w.context, MAX_CONTEXT)
+        limit = w.model.max_context
+        if limit and w.context > limit:
+            raise EstimatorError(
+                "context_too_long", context=w.context, limit=limit, model=w.model.name
+            )
+    _positive("batch", w.batch, MAX_SEQUENCES)
+    _positive("concurrency", w.concurrency, MAX_SEQUENCES)
+    smallest = min(w.model.hidden_size, *(lin.d_in for lin in w.model.linears))
+    _positive("lora_rank", w.lora_rank, smallest)
+    if w.lora_targets not in LORA_TARGETS:
+        raise EstimatorError(
+            "unknown_lora_targets", targets=str(w.lora_targets)[:30], known=list(LORA_TARGETS)
+        )
+    if isinstance(w.zero, bool) or w.zero not in (0, 1, 2, 3):
+        raise EstimatorError("out_of_range", field="zero", value=str(w.zero)[:30], low=0, high=3)
+    if not 0.05 <= w.gpu_memory_utilization <= 1.0:
+        raise EstimatorError(
+            "out_of_range",
+            field="gpu_memory_utilization",
+            value=str(w.gpu_memory_utilization)[:30],
+            low=0.05,
+            high=1.0,
+        )
+    from dataclasses import replace
+
+    return replace(w, task=task, method=method, engine=engine, optimizer=optimizer)
