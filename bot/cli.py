@@ -1,2 +1,71 @@
-def main() -> None:
-    pass
+"""`llm-sizer`: the command line. Each subcommand imports its work lazily so start-up stays fast."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad argument in one line and exits 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        print(f"error: {message} (see llm-sizer --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _estimate_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", required=True, help="catalog name, HF id, size like 7B, or a config.json path")
+    p.add_argument("--task", required=True, help="inference or training")
+    p.add_argument("--method", help="training method: full, lora, qlora or freeze (default full)")
+    p.add_argument("--precision", help="weights: bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q4_k_m, q8_0, ...")
+    p.add_argument("--kv-precision", help="KV cache: bf16, fp16, fp8, int8, q8_0, q4_0")
+    p.add_argument("--context", help="tokens per sequence, e.g. 8192 or 32k (default 4096 inference, 2048 training)")
+    p.add_argument("--batch", default="1", help="sequences per step (training: per GPU)")
+    p.add_argument("--concurrency", default="1", help="concurrent sequences served (inference)")
+    hw = p.add_mutually_exclusive_group()
+    hw.add_argument("--gpu", help='GPU or machine: "RTX 4090", "4090 laptop", "A100 80GB", "M3 Max 64GB", "cpu"')
+    hw.add_argument("--gpu-memory", help="memory of one GPU in GB, when the GPU is not in the catalog")
+    p.add_argument("--gpus", default="1", help="number of GPUs")
+    p.add_argument("--ram", help="CPU RAM in GB (CPU-only machines, offload)")
+    p.add_argument("--engine", help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, deepspeed, torchtune")
+    p.add_argument("--optimizer", help="adamw, adamw_8bit, paged_adamw_8bit, sgd, adafactor")
+    p.add_argument("--lora-rank", default="16", help="LoRA rank (default 16)")
+    p.add_argument("--lora-targets", default="all", help="all linear layers or attention only")
+    p.add_argument("--lora-train-embeddings", action="store_true", help="also train embeddings and lm_head")
+    p.add_argument("--grad-checkpointing", action=argparse.BooleanOptionalAction, default=None,
+                   help="gradient checkpointing (default on)")
+    p.add_argument("--zero", default="0", help="DeepSpeed ZeRO / FSDP stage 0-3 across --gpus")
+    p.add_argument("--offload", action="store_true", help="offload optimizer states (and ZeRO-3 weights) to CPU RAM")
+    p.add_argument("--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)")
+    p.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
+    p.add_argument("--lang", help="en or nl (default: LLM_SIZER_LANG, else en)")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="llm-sizer", description="Will this model run or fine-tune on my hardware?")
+    p.add_argument("--version", action="version", version=f"llm-sizer {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    _estimate_args(sub.add_parser("estimate", help="memory, verdict and steps for one workload"))
+    cal = sub.add_parser("calibrate", help="compare the estimator with published measurements")
+    cal.add_argument("--json", action="store_true", help="print rows and summary as JSON")
+    cal.add_argument("--lang", help="en or nl")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "estimate":
+        from .commands.estimate import run
+
+        return run(args)
+    from .commands.calibrate import run as calibrate
+
+    return calibrate(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -63,6 +63,7 @@ class CatalogModel:
     hf_id: str
     family: str
     architecture: Architecture
+    config: dict
     reference_params: int
     reference_active_params: int | None
     source: str
@@ -81,6 +82,7 @@ def _load() -> list[CatalogModel]:
                 hf_id=entry["hf_id"],
                 family=entry["family"],
                 architecture=arch,
+                config=entry["config"],
                 reference_params=entry["reference_params"],
                 reference_active_params=entry["reference_active_params"],
                 source=entry["source"],

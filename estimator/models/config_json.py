@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from ..errors import EstimatorError
@@ -22,7 +20,6 @@ _ALIASES = {
 # Falcon's original RW configs name the model type after the class.
 _MODEL_TYPES = {"RefinedWeb": "falcon", "RefinedWebModel": "falcon", "gemma3": "gemma3_text"}
 _DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
-_MAX_CONFIG_BYTES = 2_000_000
 
 
 def normalise(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -79,21 +76,3 @@ def from_dict(raw: Mapping[str, Any], name: str) -> Architecture:
     cfg, notes = normalise(raw)
     arch = families.build(name, cfg)
     return replace(arch, checkpoint_precision=checkpoint_precision(cfg), notes=tuple(notes))
-
-
-def from_file(path: Path) -> Architecture:
-    """Architecture of a local config.json (or a folder that holds one)."""
-    if path.is_dir():
-        path = path / "config.json"
-    try:
-        if path.stat().st_size > _MAX_CONFIG_BYTES:
-            raise EstimatorError("config_too_large", path=str(path))
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise EstimatorError("config_not_found", path=str(path)) from exc
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise EstimatorError(
-            "config_unreadable", path=str(path), reason=type(exc).__name__
-        ) from exc
-    name = str(raw.get("_name_or_path") or path.parent.name) if isinstance(raw, dict) else ""
-    return from_dict(raw, name.rsplit("/", 1)[-1] or path.parent.name)

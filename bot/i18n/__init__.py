@@ -1,0 +1,34 @@
+"""Message catalogs, one JSON file per language. Every user-facing text comes from here."""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("en", "nl")
+DEFAULT_LANGUAGE = "en"
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    return json.loads(resources.files("bot.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def language(requested: str | None = None) -> str:
+    """The language to answer in: the requested one, else LLM_SIZER_LANG, else English."""
+    for candidate in (requested, os.environ.get("LLM_SIZER_LANG")):
+        if candidate and candidate.strip().lower()[:2] in LANGUAGES:
+            return candidate.strip().lower()[:2]
+    return DEFAULT_LANGUAGE
+
+
+def has(key: str, lang: str) -> bool:
+    return key in catalog(lang)
+
+
+def t(key: str, lang: str, **params: Any) -> str:
+    """The text of `key` in `lang` with `params` filled in."""
+    return catalog(lang)[key].format(**params)

@@ -1,0 +1,66 @@
+"""An Estimate as the `--json` contract."""
+
+from __future__ import annotations
+
+from estimator.result import Estimate
+
+from ..schemas import AnswerOut, DeviceOut, InputsOut, MemoryOut, OffloadOut
+from . import notes
+
+
+def answer(est: Estimate, lang: str) -> AnswerOut:
+    i = est.inputs
+    verdict_text = notes.t(f"verdict.{est.verdict}", lang)
+    return AnswerOut(
+        status="answered",
+        inputs=InputsOut(
+            model=i.model,
+            params=i.params,
+            active_params=i.active_params,
+            task=i.task,
+            method=i.method,
+            precision=i.precision,
+            kv_precision=i.kv_precision,
+            context=i.context,
+            batch=i.batch,
+            concurrency=i.concurrency,
+            gpu=i.machine,
+            gpu_count=i.gpu_count,
+            device_memory_bytes=i.device_memory_bytes,
+            engine=i.engine,
+            optimizer=i.optimizer,
+            lora_rank=i.lora_rank,
+            lora_targets=i.lora_targets,
+            grad_checkpointing=i.grad_checkpointing,
+            zero=i.zero,
+            offload=i.offload,
+            assumed=[notes.assumption(n, lang) for n in est.assumptions],
+        ),
+        memory=MemoryOut(
+            total_bytes=est.total_bytes,
+            per_device_bytes=est.per_device_bytes,
+            components=est.components.as_dict(),
+            devices=[
+                DeviceOut(
+                    label=d.label,
+                    total_bytes=d.components.total,
+                    capacity_bytes=d.capacity_bytes,
+                    usable_bytes=d.usable_bytes,
+                    components=d.components.as_dict(),
+                )
+                for d in est.devices
+            ],
+            offload=None
+            if est.offload is None
+            else OffloadOut(
+                ram_bytes=est.offload.ram_bytes,
+                gpu_layers=est.offload.gpu_layers,
+                total_layers=est.offload.total_layers,
+            ),
+        ),
+        verdict=est.verdict,
+        steps=[
+            f"{n}. {notes.step(note, lang, verdict_text)}" for n, note in enumerate(est.steps, 1)
+        ],
+        recommendations=[],
+    )

@@ -1,0 +1,43 @@
+"""Numbers as people read them: GiB with one decimal, parameter counts in B/M, grouped integers."""
+
+from __future__ import annotations
+
+GIB = 1 << 30
+MIB = 1 << 20
+
+
+def _decimal(text: str, lang: str) -> str:
+    if lang != "nl":
+        return text
+    return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+
+
+def size(n: float, lang: str) -> str:
+    """Bytes as GiB (one decimal), or MiB below 1 GiB."""
+    if abs(n) >= GIB:
+        return _decimal(f"{n / GIB:,.1f} GiB", lang)
+    return _decimal(f"{n / MIB:,.0f} MiB", lang)
+
+
+def count(n: float, lang: str) -> str:
+    """A parameter count: 7.62B, 494M, 135K."""
+    for scale, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(n) >= scale:
+            value = n / scale
+            text = f"{value:.3g}" if value < 100 else f"{value:.0f}"
+            return _decimal(text + suffix, lang)
+    return str(int(n))
+
+
+def integer(n: float, lang: str) -> str:
+    return _decimal(f"{round(n):,}", lang)
+
+
+def number(x: float, lang: str) -> str:
+    """A small real number with up to four significant digits: 2, 1.0625, 4.89."""
+    text = f"{x:.4g}" if x != int(x) else str(int(x))
+    return _decimal(text, lang)
+
+
+def percent(x: float, lang: str) -> str:
+    return _decimal(f"{100 * x:.0f}%", lang)

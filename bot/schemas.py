@@ -1,0 +1,71 @@
+"""The JSON contract of DESIGN.md (`--json`), as pydantic models. Keys are stable; new ones may
+be added, none removed."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel
+
+
+class InputsOut(BaseModel):
+    model: str
+    params: int
+    active_params: int
+    task: str
+    method: str
+    precision: str
+    kv_precision: str | None
+    context: int
+    batch: int
+    concurrency: int
+    gpu: str | None
+    gpu_count: int
+    device_memory_bytes: int | None
+    engine: str
+    optimizer: str | None
+    lora_rank: int | None
+    lora_targets: str | None
+    grad_checkpointing: bool | None
+    zero: int
+    offload: bool
+    assumed: list[str]
+
+
+class DeviceOut(BaseModel):
+    label: str
+    total_bytes: int
+    capacity_bytes: int | None
+    usable_bytes: int | None
+    components: dict[str, int]
+
+
+class OffloadOut(BaseModel):
+    ram_bytes: int
+    gpu_layers: int | None
+    total_layers: int | None
+
+
+class MemoryOut(BaseModel):
+    total_bytes: int
+    per_device_bytes: int
+    components: dict[str, int]
+    devices: list[DeviceOut]
+    offload: OffloadOut | None
+
+
+class RecommendationOut(BaseModel):
+    rule: str
+    title: str
+    detail: str
+    memory_bytes: int | None
+    verdict: str | None
+
+
+class AnswerOut(BaseModel):
+    status: Literal["answered", "need_more"]
+    inputs: InputsOut
+    memory: MemoryOut
+    verdict: Literal["fits", "tight", "offload", "does_not_fit", "unknown"]
+    steps: list[str]
+    recommendations: list[RecommendationOut]
