@@ -18,29 +18,60 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _estimate_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", required=True, help="catalog name, HF id, size like 7B, or a config.json path")
+    p.add_argument(
+        "--model", required=True, help="catalog name, HF id, size like 7B, or a config.json path"
+    )
     p.add_argument("--task", required=True, help="inference or training")
     p.add_argument("--method", help="training method: full, lora, qlora or freeze (default full)")
-    p.add_argument("--precision", help="weights: bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q4_k_m, q8_0, ...")
+    p.add_argument(
+        "--precision",
+        help="weights: bf16, fp16, fp32, fp8, int8, int4, nf4, gptq, awq, q4_k_m, q8_0, ...",
+    )
     p.add_argument("--kv-precision", help="KV cache: bf16, fp16, fp8, int8, q8_0, q4_0")
-    p.add_argument("--context", help="tokens per sequence, e.g. 8192 or 32k (default 4096 inference, 2048 training)")
+    p.add_argument(
+        "--context",
+        help="tokens per sequence, e.g. 8192 or 32k (default 4096 inference, 2048 training)",
+    )
+    p.add_argument("--prompt", help="prompt tokens processed at once (default: the whole context)")
     p.add_argument("--batch", default="1", help="sequences per step (training: per GPU)")
     p.add_argument("--concurrency", default="1", help="concurrent sequences served (inference)")
     hw = p.add_mutually_exclusive_group()
-    hw.add_argument("--gpu", help='GPU or machine: "RTX 4090", "4090 laptop", "A100 80GB", "M3 Max 64GB", "cpu"')
-    hw.add_argument("--gpu-memory", help="memory of one GPU in GB, when the GPU is not in the catalog")
+    hw.add_argument(
+        "--gpu", help='GPU or machine: "RTX 4090", "4090 laptop", "A100 80GB", "M3 Max 64GB", "cpu"'
+    )
+    hw.add_argument(
+        "--gpu-memory", help="memory of one GPU in GB, when the GPU is not in the catalog"
+    )
     p.add_argument("--gpus", default="1", help="number of GPUs")
     p.add_argument("--ram", help="CPU RAM in GB (CPU-only machines, offload)")
-    p.add_argument("--engine", help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, deepspeed, torchtune")
-    p.add_argument("--optimizer", help="adamw, adamw_8bit, paged_adamw_8bit, sgd, adafactor")
+    p.add_argument(
+        "--engine",
+        help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, deepspeed, torchtune",
+    )
+    p.add_argument(
+        "--optimizer", help="adamw, paged_adamw, adamw_8bit, paged_adamw_8bit, sgd, adafactor"
+    )
     p.add_argument("--lora-rank", default="16", help="LoRA rank (default 16)")
     p.add_argument("--lora-targets", default="all", help="all linear layers or attention only")
-    p.add_argument("--lora-train-embeddings", action="store_true", help="also train embeddings and lm_head")
-    p.add_argument("--grad-checkpointing", action=argparse.BooleanOptionalAction, default=None,
-                   help="gradient checkpointing (default on)")
+    p.add_argument(
+        "--lora-train-embeddings", action="store_true", help="also train embeddings and lm_head"
+    )
+    p.add_argument("--adapter-precision", help="LoRA adapters in fp32 (PEFT default) or bf16")
+    p.add_argument(
+        "--grad-checkpointing",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="gradient checkpointing (default on)",
+    )
     p.add_argument("--zero", default="0", help="DeepSpeed ZeRO / FSDP stage 0-3 across --gpus")
-    p.add_argument("--offload", action="store_true", help="offload optimizer states (and ZeRO-3 weights) to CPU RAM")
-    p.add_argument("--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)")
+    p.add_argument(
+        "--offload",
+        action="store_true",
+        help="offload optimizer states (and ZeRO-3 weights) to CPU RAM",
+    )
+    p.add_argument(
+        "--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)"
+    )
     p.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
     p.add_argument("--lang", help="en or nl (default: LLM_SIZER_LANG, else en)")
 

@@ -26,7 +26,9 @@ def read_config(path: Path) -> dict:
     except FileNotFoundError as exc:
         raise EstimatorError("config_not_found", path=str(path)) from exc
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-        raise EstimatorError("config_unreadable", path=str(path), reason=type(exc).__name__) from exc
+        raise EstimatorError(
+            "config_unreadable", path=str(path), reason=type(exc).__name__
+        ) from exc
     if not isinstance(raw, dict):
         raise EstimatorError("config_not_object")
     return raw

@@ -28,7 +28,7 @@ KV_ALLOWED = {
     "llama.cpp": {"fp16", "bf16", "fp32", "q8_0", "q4_0"},
 }
 _FLOAT = {"fp32", "fp16", "bf16"}
-_QLORA_BASES = {"nf4", "gptq", "awq"}
+_QLORA_BASES = {"nf4", "gptq", "awq", "int8", "gptq-int8"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,8 +139,12 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     if w.task == "training" and checkpointing is None:
         checkpointing = True
         notes.append(Note("default_checkpointing", {}))
+    adapter_precision = w.adapter_precision
     if w.task == "training" and w.method in ("lora", "qlora"):
         notes.append(Note("lora_settings", {"rank": w.lora_rank, "targets": w.lora_targets}))
+        if adapter_precision is None:
+            adapter_precision = "bf16" if engine == "torchtune" else "fp32"
+            notes.append(Note("default_adapter_precision", {"precision": adapter_precision}))
     if w.zero and w.task != "training":
         raise EstimatorError("zero_needs_training")
     w = replace(
@@ -150,6 +154,8 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         context=context,
         optimizer=optimizer,
         grad_checkpointing=checkpointing,
+        adapter_precision=adapter_precision,
+        prompt_tokens=w.prompt_tokens or context,
     )
     for note in w.model.notes:
         notes.append(Note(note, {}))

@@ -24,10 +24,11 @@ ENGINE_ALIASES = {
     "lmstudio": "llama.cpp",
     "ds": "deepspeed",
 }
-OPTIMIZERS = ("adamw", "adamw_8bit", "paged_adamw_8bit", "sgd", "adafactor")
+OPTIMIZERS = ("adamw", "paged_adamw", "adamw_8bit", "paged_adamw_8bit", "sgd", "adafactor")
 OPTIMIZER_ALIASES = {
     "adam": "adamw",
     "adamw_torch": "adamw",
+    "paged_adamw_32bit": "paged_adamw",
     "adamw8bit": "adamw_8bit",
     "adam8bit": "adamw_8bit",
     "8bit": "adamw_8bit",
@@ -35,6 +36,7 @@ OPTIMIZER_ALIASES = {
     "pagedadamw8bit": "paged_adamw_8bit",
 }
 LORA_TARGETS = ("all", "attention")
+ADAPTER_PRECISIONS = ("fp32", "bf16")
 
 # Bounds that catch typos and nonsense long before the arithmetic would.
 MAX_CONTEXT = 10_000_000
@@ -52,6 +54,8 @@ class Workload:
     precision: str | None = None
     kv_precision: str | None = None
     context: int | None = None
+    # Tokens the prompt holds, processed at once by the prefill (default: the whole context).
+    prompt_tokens: int | None = None
     batch: int = 1
     concurrency: int = 1
     engine: str | None = None
@@ -59,6 +63,8 @@ class Workload:
     lora_rank: int = 16
     lora_targets: str = "all"
     lora_train_embeddings: bool = False
+    # fp32 adapters are PEFT's default since 0.12; bf16 halves them (autocast_adapter_dtype=False).
+    adapter_precision: str | None = None
     grad_checkpointing: bool | None = None
     zero: int = 0
     offload: bool = False
@@ -104,6 +110,14 @@ def validate(w: Workload) -> Workload:
             raise EstimatorError(
                 "context_too_long", context=w.context, limit=limit, model=w.model.name
             )
+    if w.prompt_tokens is not None:
+        _positive("prompt_tokens", w.prompt_tokens, w.context or MAX_CONTEXT)
+    if w.adapter_precision is not None and w.adapter_precision not in ADAPTER_PRECISIONS:
+        raise EstimatorError(
+            "unknown_adapter_precision",
+            precision=str(w.adapter_precision)[:30],
+            known=list(ADAPTER_PRECISIONS),
+        )
     _positive("batch", w.batch, MAX_SEQUENCES)
     _positive("concurrency", w.concurrency, MAX_SEQUENCES)
     smallest = min(w.model.hidden_size, *(lin.d_in for lin in w.model.linears))

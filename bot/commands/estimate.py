@@ -37,7 +37,9 @@ def parse_gb(field: str, text: str | None) -> float | None:
     except ValueError:
         raise EstimatorError("not_a_number", field=field, value=text[:30]) from None
     if not 0.1 <= value <= MAX_GB:
-        raise EstimatorError("out_of_range", field=field, value=text[:30], low=0.1, high=int(MAX_GB))
+        raise EstimatorError(
+            "out_of_range", field=field, value=text[:30], low=0.1, high=int(MAX_GB)
+        )
     return value
 
 
@@ -68,6 +70,7 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         precision=args.precision,
         kv_precision=args.kv_precision,
         context=None if args.context is None else parse_int("context", args.context),
+        prompt_tokens=None if args.prompt is None else parse_int("prompt", args.prompt),
         batch=parse_int("batch", args.batch),
         concurrency=parse_int("concurrency", args.concurrency),
         engine=args.engine,
@@ -75,6 +78,9 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         lora_rank=parse_int("lora_rank", args.lora_rank),
         lora_targets=args.lora_targets.strip().lower(),
         lora_train_embeddings=args.lora_train_embeddings,
+        adapter_precision=args.adapter_precision.strip().lower()
+        if args.adapter_precision
+        else None,
         grad_checkpointing=args.grad_checkpointing,
         zero=parse_int("zero", args.zero),
         offload=args.offload,

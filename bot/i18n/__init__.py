@@ -14,7 +14,9 @@ DEFAULT_LANGUAGE = "en"
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    return json.loads(resources.files("bot.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads(
+        resources.files("bot.i18n").joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    )
 
 
 def language(requested: str | None = None) -> str:

@@ -46,8 +46,12 @@ def render(est: Estimate, lang: str) -> str:
     if est.offload is not None and est.offload.ram_bytes:
         text = t("table.offload", lang, ram_bytes=numbers.size(est.offload.ram_bytes, lang))
         if est.offload.gpu_layers is not None:
-            text += t("table.offload_layers", lang, gpu_layers=est.offload.gpu_layers,
-                      total_layers=est.offload.total_layers)
+            text += t(
+                "table.offload_layers",
+                lang,
+                gpu_layers=est.offload.gpu_layers,
+                total_layers=est.offload.total_layers,
+            )
         lines.append(text)
     lines += ["", t("table.steps", lang)]
     lines += [f"{n:>2}. {notes.step(s, lang, verdict_text)}" for n, s in enumerate(est.steps, 1)]

@@ -12,13 +12,33 @@ __all__ = ["assumption", "step", "t"]
 from . import numbers
 
 _SIZES = {
-    "bytes", "total", "per_device", "usable", "capacity", "weights", "gradients", "adapters",
-    "master_weights", "optimizer_states", "logits", "logits_bytes", "ram_bytes",
+    "bytes",
+    "total",
+    "per_device",
+    "usable",
+    "capacity",
+    "weights",
+    "gradients",
+    "adapters",
+    "master_weights",
+    "optimizer_states",
+    "logits",
+    "logits_bytes",
+    "ram_bytes",
 }
 _PER_TOKEN = {"per_token_bytes", "checkpoint_per_token", "layer_per_token"}
 _COUNTS = {"params", "trainable_params", "adapter_params"}
 _SHARES = {"fraction", "utilization", "headroom"}
-_INTEGERS = {"tokens", "sliding_tokens", "context", "sequences", "vocab", "batched_tokens", "max_seqs", "window"}
+_INTEGERS = {
+    "tokens",
+    "sliding_tokens",
+    "context",
+    "sequences",
+    "vocab",
+    "batched_tokens",
+    "max_seqs",
+    "window",
+}
 
 
 def _value(name: str, value: Any, lang: str) -> str:
@@ -50,7 +70,11 @@ def _variant(note: Note) -> str:
             return "kv_cache.sliding"
         return f"kv_cache.{p['layout']}"
     if note.key == "training_states":
-        return "training_states.full" if p["method"] in ("full", "freeze") else "training_states.adapters"
+        return (
+            "training_states.full"
+            if p["method"] in ("full", "freeze")
+            else "training_states.adapters"
+        )
     if note.key == "training_activations":
         return "training_activations." + ("checkpointing" if p["checkpointing"] else "plain")
     return note.key

@@ -123,7 +123,8 @@ def plan(r: Resolved, machine: Machine | None) -> InferencePlan:
     kv = kv_cache(lay, context=context, sequences=sequences)
     steps.append(_kv_note(arch, kv, 1))
     per_token = layer_peak_per_token(arch)
-    prefill = per_token * context * sequences
+    prompt = min(w.prompt_tokens or context, context)
+    prefill = per_token * prompt * sequences
     logits = k.TRANSFORMERS_LOGIT_COPIES * 4 * arch.vocab_size * sequences
     steps.append(
         Note(

@@ -15,7 +15,8 @@ Bytes per trainable parameter, by framework:
   the backward pass (8B_full_single_device.yaml: optimizer_in_bwd True), so gradients never
   exist for the whole model at once.
 - LoRA adapters under PEFT >= 0.12 are fp32 even on a bf16 base (autocast_adapter_dtype=True,
-  huggingface/peft PR #1706): 4 + 4 + 8 = 16 per adapter parameter.
+  huggingface/peft PR #1706): 4 + 4 + 8 = 16 per adapter parameter; older PEFT (and
+  autocast_adapter_dtype=False) kept them in the base dtype: 2 + 2 + AdamW moments in bf16.
 - QLoRA under PEFT: prepare_model_for_kbit_training casts every non-quantized parameter (norms,
   embeddings, lm_head) to fp32 (peft src/peft/utils/other.py).
 Optimizer states per parameter: AdamW two fp32 moments (8); 8-bit AdamW (bitsandbytes) two int8
@@ -60,14 +61,17 @@ class TrainingStates:
     optimizer_in_backward: bool
 
 
-def optimizer_bytes(name: str, framework: str) -> float:
-    """Bytes of optimizer state per trainable parameter (Adafactor handled separately)."""
-    bf16_states = framework == "torchtune"
+def optimizer_bytes(name: str, param_bytes: float) -> float:
+    """Bytes of optimizer state per trainable parameter whose optimizer sees `param_bytes`-wide
+    values (fp32 masters or fp32 adapters: 4; pure bf16 training: 2). torch's AdamW and SGD keep
+    their moments in the parameter's dtype; bitsandbytes' paged AdamW keeps 32-bit moments and
+    its 8-bit optimizers one byte per moment."""
     return {
-        "adamw": 4.0 if bf16_states else 8.0,
+        "adamw": 2 * param_bytes,
+        "paged_adamw": 8.0,
         "adamw_8bit": 2.0,
         "paged_adamw_8bit": 2.0,
-        "sgd": 2.0 if bf16_states else 4.0,
+        "sgd": param_bytes,
         "adafactor": 0.0,
     }[name]
 
@@ -97,23 +101,28 @@ def lora_adafactor_bytes(arch: Architecture, rank: int, targets: str) -> int:
     )
 
 
-def _full_bytes(framework: str, fp32: bool, optimizer: str) -> StateBytes:
-    opt = optimizer_bytes(optimizer, framework)
+def _full_bytes(framework: str, fp32: bool, optimizer: str, zero: int) -> StateBytes:
     if fp32:
-        return StateBytes(4, 4, 0, opt)
+        return StateBytes(4, 4, 0, optimizer_bytes(optimizer, 4))
     if framework == "torchtune":
-        return StateBytes(2, 2, 0, opt)
+        return StateBytes(2, 2, 0, optimizer_bytes(optimizer, 2))
     if framework == "deepspeed":
-        return StateBytes(2, 6, 4, opt)
-    return StateBytes(2, 2, 4, opt)
+        return _deepspeed_bytes(optimizer, zero)
+    return StateBytes(2, 2, 4, optimizer_bytes(optimizer, 4))
 
 
-def _adapter_bytes(framework: str, optimizer: str) -> StateBytes:
-    if framework == "torchtune":
-        return StateBytes(2, 2, 0, optimizer_bytes(optimizer, framework))
+def _deepspeed_bytes(optimizer: str, zero: int) -> StateBytes:
+    """16-bit weights, then 16-bit + fp32 gradients, fp32 master, Adam: DeepSpeed's "18" per
+    parameter. Stage 3 reduce-scatters the 16-bit gradients bucket by bucket, so only the fp32
+    partition stays (estimate_zero3_model_states_mem_needs: 18·P/N including the weights)."""
+    return StateBytes(2, 4 if zero == 3 else 6, 4, optimizer_bytes(optimizer, 4))
+
+
+def _adapter_bytes(framework: str, optimizer: str, precision: str, zero: int) -> StateBytes:
     if framework == "deepspeed":
-        return StateBytes(2, 6, 4, optimizer_bytes(optimizer, framework))
-    return StateBytes(4, 4, 0, optimizer_bytes(optimizer, framework))
+        return _deepspeed_bytes(optimizer, zero)
+    width = 4 if precision == "fp32" else 2
+    return StateBytes(width, width, 0, optimizer_bytes(optimizer, width))
 
 
 def _largest_layer(arch: Architecture) -> int:
@@ -131,21 +140,22 @@ def training_states(
     lora_rank: int,
     lora_targets: str,
     train_embeddings: bool,
+    adapter_precision: str,
+    zero: int,
     single_device: bool,
 ) -> TrainingStates:
     fp32 = base_format.name == "fp32"
     params = arch.params
     in_backward = framework == "torchtune" and method == "full" and single_device
     if method in ("full", "freeze"):
-        per = _full_bytes(framework, fp32, optimizer)
+        per = _full_bytes(framework, fp32, optimizer, zero)
         if method == "full":
             trainable = params
         else:
             layer = (arch.linear_params + arch.other_params) // arch.num_layers
             trainable = min(params, FREEZE_TRAINABLE_LAYERS * layer)
         frozen = params - trainable
-        opt = optimizer_bytes(optimizer, framework) if optimizer != "adafactor" else 0.0
-        optimizer_states = round(opt * trainable)
+        optimizer_states = round(per.optimizer * trainable)
         if optimizer == "adafactor":
             optimizer_states = round(adafactor_bytes(arch) * trainable / params)
         gradients = 0 if in_backward else round(per.gradient * trainable)
@@ -167,14 +177,14 @@ def training_states(
     if method == "qlora" and framework == "transformers" and base_format.kind == "nf4":
         # prepare_model_for_kbit_training upcasts the non-quantized parameters to fp32.
         base_total += base.embedding + base.lm_head + base.other
-    per = _adapter_bytes(framework, optimizer)
+    per = _adapter_bytes(framework, optimizer, adapter_precision, zero)
     adapter = lora_params(arch, lora_rank, lora_targets)
     embeddings = arch.embedding_params + arch.lm_head_params if train_embeddings else 0
     trainable = adapter + embeddings
     if optimizer == "adafactor":
         optimizer_states = lora_adafactor_bytes(arch, lora_rank, lora_targets) + 4 * embeddings
     else:
-        optimizer_states = round(optimizer_bytes(optimizer, framework) * trainable)
+        optimizer_states = round(per.optimizer * trainable)
     return TrainingStates(
         weights=base_total,
         adapters=round(per.weight * trainable),

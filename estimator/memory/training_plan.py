@@ -41,6 +41,8 @@ def plan(r: Resolved, machine: Machine | None) -> TrainingPlan:
         lora_rank=w.lora_rank,
         lora_targets=w.lora_targets,
         train_embeddings=w.lora_train_embeddings,
+        adapter_precision=w.adapter_precision or "fp32",
+        zero=zero,
         single_device=gpus == 1,
     )
     steps.append(

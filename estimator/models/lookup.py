@@ -31,12 +31,16 @@ def find(text: str) -> ModelChoice | None:
     found = catalog.find(text)
     if found is None:
         return None
-    return ModelChoice(found.architecture, (Note("catalog_model", {"model": found.name, "hf_id": found.hf_id}),))
+    return ModelChoice(
+        found.architecture, (Note("catalog_model", {"model": found.name, "hf_id": found.hf_id}),)
+    )
 
 
 def require(text: str) -> ModelChoice:
     """Like find(), but an unknown name is an error with suggestions."""
     choice = find(text)
     if choice is None:
-        raise EstimatorError("unknown_model", model=text.strip()[:80], suggestions=catalog.suggest(text))
+        raise EstimatorError(
+            "unknown_model", model=text.strip()[:80], suggestions=catalog.suggest(text)
+        )
     return choice
