@@ -39,5 +39,5 @@ def number(x: float, lang: str) -> str:
     return _decimal(text, lang)
 
 
-def percent(x: float, lang: str) -> str:
-    return _decimal(f"{100 * x:.0f}%", lang)
+def percent(x: float, lang: str, decimals: int = 0) -> str:
+    return _decimal(f"{100 * x:.{decimals}f}%", lang)

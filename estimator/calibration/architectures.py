@@ -9,7 +9,8 @@ LLaMA (v1): LLaMA paper arXiv:2302.13971 Table 2 (dimension, heads, layers) with
 2/3·4d rounded up to a multiple of 256 and vocabulary 32000, as in the released configs.
 GPT-2 10B: the Megatron-LM model of DeepSpeed's ZeRO-Offload tutorial (--num-layers 50
 --hidden-size 4096 --num-attention-heads 32, GPT-2 vocabulary padded to 50304), written as a
-Llama-style config whose gated MLP width 8h/3 holds the same parameters as GPT-2's 4h MLP.
+Llama-style config whose gated MLP width 8h/3 holds the same parameters as GPT-2's 4h MLP
+(10.27B with the tied embeddings, the tutorial's "10-billion parameter" model).
 """
 
 from __future__ import annotations
@@ -55,5 +56,6 @@ CONFIGS: dict[str, dict] = {
         **_llama1(4096, 10923, 50, 32),
         "vocab_size": 50304,
         "max_position_embeddings": 1024,
+        "tie_word_embeddings": True,
     },
 }

@@ -1,0 +1,71 @@
+"""Models from shipped config.json files (the path a Hugging Face download takes too)."""
+
+import json
+
+import pytest
+
+from bot.model_source import resolve_model
+from estimator.errors import EstimatorError
+from tests.conftest import FIXTURES
+
+CONFIGS = FIXTURES / "configs"
+
+
+def test_qwen1_remote_code_config():
+    choice = resolve_model(str(CONFIGS / "qwen-7b-v1" / "config.json"))
+    assert choice.architecture.params == 7_721_324_544
+    assert choice.notes[0].key == "config_model"
+
+
+def test_folder_holding_a_config():
+    assert resolve_model(str(CONFIGS / "llama-3.1-8b")).architecture.params == 8_030_261_248
+
+
+def test_multimodal_wrapper_uses_its_text_config():
+    arch = resolve_model(str(CONFIGS / "gemma-3-4b-it")).architecture
+    assert arch.params == 3_880_263_168  # the catalog's text-only count
+    assert "vision_tower_excluded" in arch.notes
+    assert sum(arch.sliding_layers) == 29
+
+
+def test_falcon_rw_format():
+    assert resolve_model(str(CONFIGS / "falcon-7b-rw")).architecture.params == 6_921_720_704
+
+
+def test_quantization_config_sets_the_checkpoint_precision():
+    assert resolve_model(str(CONFIGS / "deepseek-v3-fp8")).architecture.checkpoint_precision == "fp8_block"
+    assert resolve_model(str(CONFIGS / "gpt-oss-20b")).architecture.checkpoint_precision == "mxfp4"
+
+
+@pytest.mark.parametrize(
+    ("content", "code"),
+    [
+        ("{broken", "config_unreadable"),
+        ("[1, 2, 3]", "config_not_object"),
+        (json.dumps({"model_type": "t5", "d_model": 512}), "unsupported_architecture"),
+        (json.dumps({"model_type": "llama", "hidden_size": -1}), "config_bad_value"),
+        (json.dumps({"model_type": "llama", "hidden_size": 4096}), "config_missing_key"),
+        (json.dumps({"model_type": "llama", "hidden_size": "big", "num_attention_heads": 2}), "config_bad_value"),
+        ("[" * 100_000, "config_unreadable"),
+    ],
+)
+def test_broken_configs_are_refused(tmp_path, content, code):
+    path = tmp_path / "config.json"
+    path.write_text(content)
+    with pytest.raises(EstimatorError) as e:
+        resolve_model(str(path))
+    assert e.value.code == code
+
+
+def test_oversized_config(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text(" " * 3_000_000)
+    with pytest.raises(EstimatorError) as e:
+        resolve_model(str(path))
+    assert e.value.code == "config_too_large"
+
+
+def test_missing_path():
+    with pytest.raises(EstimatorError) as e:
+        resolve_model("./no/such/config.json")
+    assert e.value.code == "config_not_found"

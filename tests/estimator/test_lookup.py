@@ -1,0 +1,103 @@
+"""Finding models and hardware by the names people type."""
+
+import pytest
+
+from estimator.errors import EstimatorError
+from estimator.hardware.catalog import find_gpu, gpus, machine
+from estimator.models import catalog, lookup
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("qwen2.5 7b", "Qwen2.5-7B"),
+        ("Qwen/Qwen2.5-7B-Instruct", "Qwen2.5-7B"),
+        ("Llama-3.1-8B-Instruct", "Llama-3.1-8B"),
+        ("meta-llama/Meta-Llama-3-8B", "Llama-3-8B"),
+        ("mixtral 8x7b", "Mixtral-8x7B-v0.1"),
+        ("deepseek r1 distill 32b", "DeepSeek-R1-Distill-Qwen-32B"),
+        ("llama 3 70b", "Llama-3-70B"),
+        ("gpt-oss-20b", "gpt-oss-20b"),
+        ("Phi-4", "Phi-4"),
+        ("gemma 3 27b", "Gemma-3-27B"),
+    ],
+)
+def test_model_aliases(text, name):
+    found = catalog.find(text)
+    assert found is not None and found.name == name
+
+
+def test_unknown_model_suggests_close_names():
+    with pytest.raises(EstimatorError) as e:
+        lookup.require("qwen 7b")
+    assert e.value.code == "unknown_model"
+    assert e.value.params["suggestions"][0] == "Qwen2.5-7B"
+    with pytest.raises(EstimatorError) as e:
+        lookup.require("mistrall 7b")
+    assert "Mistral-7B-v0.3" in e.value.params["suggestions"]
+
+
+def test_bare_sizes_get_a_typical_architecture():
+    seven = lookup.require("7B")
+    assert seven.architecture.params == 7_615_616_512
+    assert seven.notes[0].key == "bare_size" and seven.notes[0].params["model"] == "Qwen2.5-7B"
+    assert lookup.require("0.5b").architecture.name == "Qwen2.5-0.5B"
+    twenty = lookup.require("20B")
+    assert twenty.notes[0].key == "bare_size_scaled"
+    assert abs(twenty.architecture.params / 20e9 - 1) < 0.02
+
+
+@pytest.mark.parametrize("text", ["0B", "50T", "0.0001b"])
+def test_absurd_sizes_are_refused(text):
+    with pytest.raises(EstimatorError) as e:
+        lookup.require(text)
+    assert e.value.code == "size_out_of_range"
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * 500])
+def test_empty_or_huge_names_are_refused(text):
+    with pytest.raises(EstimatorError):
+        lookup.require(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "gib"),
+    [
+        ("4090", "GeForce RTX 4090", 24),
+        ("rtx 4090", "GeForce RTX 4090", 24),
+        ("4090 laptop", "GeForce RTX 4090 Laptop", 16),
+        ("RTX 5090 Laptop", "GeForce RTX 5090 Laptop", 24),
+        ("a100 80gb", "A100 80GB PCIe", 80),
+        ("A100 40GB", "A100 40GB PCIe", 40),
+        ("3080 12gb", "GeForce RTX 3080 12GB", 12),
+        ("t4", "Tesla T4", 16),
+        ("h100", "H100 PCIe 80GB", 80),
+        ("mi300x", "Instinct MI300X", 192),
+    ],
+)
+def test_gpu_names(text, name, gib):
+    gpu = find_gpu(text)
+    assert gpu is not None and gpu.name == name and gpu.memory_gib == gib
+
+
+def test_apple_chip_with_memory():
+    m = machine(gpu="m3 max 64gb")
+    assert m.kind == "apple" and m.device_bytes == 64 * 2**30 and m.apple.bandwidth_gbs == 400
+    with pytest.raises(EstimatorError) as e:
+        machine(gpu="M2 Max 40GB")
+    assert e.value.code == "apple_memory_not_offered"
+
+
+def test_unknown_gpu_suggests():
+    with pytest.raises(EstimatorError) as e:
+        machine(gpu="rtx 4095")
+    assert e.value.code == "unknown_gpu" and e.value.params["suggestions"]
+
+
+def test_every_gpu_has_a_source_and_laptops_differ_from_desktops():
+    catalog_gpus = gpus()
+    assert all(g.source for g in catalog_gpus)
+    laptops = {g.name: g for g in catalog_gpus if g.laptop}
+    assert len(laptops) >= 16
+    assert laptops["GeForce RTX 4090 Laptop"].memory_gib == 16
+    assert laptops["GeForce RTX 4080 Laptop"].memory_gib == 12
