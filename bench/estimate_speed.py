@@ -23,15 +23,34 @@ WORKLOADS = [
     ("Llama-3.1-70B", dict(task="inference", engine="vllm", concurrency=16), "H100", 4),
     ("Qwen2.5-7B", dict(task="training", method="lora"), "RTX 4090", 1),
     ("DeepSeek-V3", dict(task="inference", engine="llama.cpp", context=8192), "A100 80GB", 8),
-    ("Llama-3.1-8B", dict(task="training", method="full", engine="deepspeed", zero=3), "A100 80GB", 8),
+    (
+        "Llama-3.1-8B",
+        dict(task="training", method="full", engine="deepspeed", zero=3),
+        "A100 80GB",
+        8,
+    ),
 ]
-CLI = [sys.executable, "-m", "bot.cli", "estimate", "--model", "Qwen/Qwen2.5-7B-Instruct", "--task",
-       "training", "--method", "qlora", "--gpu", "RTX 4090", "--json"]
+CLI = [
+    sys.executable,
+    "-m",
+    "bot.cli",
+    "estimate",
+    "--model",
+    "Qwen/Qwen2.5-7B-Instruct",
+    "--task",
+    "training",
+    "--method",
+    "qlora",
+    "--gpu",
+    "RTX 4090",
+    "--json",
+]
 
 
 def per_estimate_ms(rounds: int = 2000) -> dict[str, float]:
     jobs = [
-        (Workload(model=catalog.find(m).architecture, **kw), machine(gpu=g, gpus=n)) for m, kw, g, n in WORKLOADS
+        (Workload(model=catalog.find(m).architecture, **kw), machine(gpu=g, gpus=n))
+        for m, kw, g, n in WORKLOADS
     ]
     for w, hw in jobs:  # warm caches
         estimate(w, hw)
@@ -59,8 +78,12 @@ def main() -> None:
     out = Path(__file__).parent / "results" / "estimate_speed.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2))
-    print(f"estimate: p50 {result['estimate']['p50_ms']:.3f} ms, p99 {result['estimate']['p99_ms']:.3f} ms (target < 1 ms)")
-    print(f"cold CLI --json: median {result['cold_cli']['median_s']:.3f} s, max {result['cold_cli']['max_s']:.3f} s (target < 0.5 s)")
+    print(
+        f"estimate: p50 {result['estimate']['p50_ms']:.3f} ms, p99 {result['estimate']['p99_ms']:.3f} ms (target < 1 ms)"
+    )
+    print(
+        f"cold CLI --json: median {result['cold_cli']['median_s']:.3f} s, max {result['cold_cli']['max_s']:.3f} s (target < 0.5 s)"
+    )
     print(f"written to {out}")
 
 

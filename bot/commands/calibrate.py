@@ -62,4 +62,3 @@ def run(args: argparse.Namespace) -> int:
             median = numbers.percent(s.median_abs_error, lang, decimals=1)
             print(t("calibrate.summary", lang, kind=s.kind, rows=s.rows, median=median))
     return 0
-

@@ -19,7 +19,9 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_table_output(capsys):
-    code, out, err = run(capsys, "estimate", "--model", "qwen2.5-7b", "--task", "inference", "--gpu", "RTX 4090")
+    code, out, err = run(
+        capsys, "estimate", "--model", "qwen2.5-7b", "--task", "inference", "--gpu", "RTX 4090"
+    )
     assert code == 0 and err == ""
     assert "Verdict: fits" in out
     assert "1. Weights: 7.62B params × 2 bytes (BF16) = 14.2 GiB" in out
@@ -27,17 +29,49 @@ def test_table_output(capsys):
 
 
 def test_json_contract_keys(capsys):
-    code, out, _ = run(capsys, "estimate", "--model", "Qwen/Qwen2.5-7B-Instruct", "--task", "training",
-                       "--method", "lora", "--gpu", "4090", "--json")
+    code, out, _ = run(
+        capsys,
+        "estimate",
+        "--model",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "--task",
+        "training",
+        "--method",
+        "lora",
+        "--gpu",
+        "4090",
+        "--json",
+    )
     assert code == 0
     data = json.loads(out)
     assert data["status"] == "answered"
     assert set(data) >= {"status", "inputs", "memory", "verdict", "steps", "recommendations"}
-    assert set(data["inputs"]) >= {"model", "params", "task", "method", "precision", "context", "batch",
-                                   "concurrency", "gpu", "gpu_count", "device_memory_bytes", "engine", "assumed"}
+    assert set(data["inputs"]) >= {
+        "model",
+        "params",
+        "task",
+        "method",
+        "precision",
+        "context",
+        "batch",
+        "concurrency",
+        "gpu",
+        "gpu_count",
+        "device_memory_bytes",
+        "engine",
+        "assumed",
+    }
     components = data["memory"]["components"]
-    assert set(components) == {"weights", "kv_cache", "activations", "gradients", "optimizer_states",
-                               "master_weights", "adapters", "overhead"}
+    assert set(components) == {
+        "weights",
+        "kv_cache",
+        "activations",
+        "gradients",
+        "optimizer_states",
+        "master_weights",
+        "adapters",
+        "overhead",
+    }
     assert all(isinstance(v, int) for v in components.values())
     assert data["memory"]["total_bytes"] == sum(components.values())
     assert data["inputs"]["params"] == 7_615_616_512
@@ -45,7 +79,9 @@ def test_json_contract_keys(capsys):
 
 
 def test_dutch(capsys):
-    code, out, _ = run(capsys, "estimate", "--model", "7B", "--task", "inference", "--gpu", "4090", "--lang", "nl")
+    code, out, _ = run(
+        capsys, "estimate", "--model", "7B", "--task", "inference", "--gpu", "4090", "--lang", "nl"
+    )
     assert code == 0
     assert "Oordeel: past" in out and "14,2 GiB" in out
     assert "de architectuur van Qwen2.5-7B" in out
@@ -66,7 +102,10 @@ def test_unknown_model_one_line_with_suggestions(capsys):
         (["--context", "1000000000000000"], "context must be between"),
         (["--context", "lots"], "context must be a number"),
         (["--batch", "0"], "batch must be between"),
-        (["--gpu", "RTX 4090", "--gpus", "3", "--engine", "vllm"], "does not divide the 28 attention heads"),
+        (
+            ["--gpu", "RTX 4090", "--gpus", "3", "--engine", "vllm"],
+            "does not divide the 28 attention heads",
+        ),
         (["--gpu", "rtx 9999"], "unknown GPU"),
         (["--gpu-memory", "-24"], "gpu_memory must be between"),
         (["--precision", "int3"], "unknown precision"),
@@ -92,9 +131,23 @@ def test_config_path_and_context_suffix(capsys, tmp_path):
     from tests.conftest import FIXTURES
 
     path = FIXTURES / "configs" / "llama-3.1-8b" / "config.json"
-    code, out, _ = run(capsys, "estimate", "--model", str(path), "--task", "inference", "--context", "32k", "--json")
+    code, out, _ = run(
+        capsys,
+        "estimate",
+        "--model",
+        str(path),
+        "--task",
+        "inference",
+        "--context",
+        "32k",
+        "--json",
+    )
     data = json.loads(out)
-    assert code == 0 and data["inputs"]["params"] == 8_030_261_248 and data["inputs"]["context"] == 32_768
+    assert (
+        code == 0
+        and data["inputs"]["params"] == 8_030_261_248
+        and data["inputs"]["context"] == 32_768
+    )
 
 
 def test_broken_config_file(capsys, tmp_path):
@@ -113,9 +166,25 @@ def test_calibrate_prints_the_summary(capsys):
 
 def test_console_script_runs_cold():
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "estimate", "--model", "llama 3.1 8b", "--task", "inference",
-         "--gpu", "cpu", "--ram", "16", "--json"],
-        capture_output=True, text=True, timeout=60, check=False,
+        [
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "estimate",
+            "--model",
+            "llama 3.1 8b",
+            "--task",
+            "inference",
+            "--gpu",
+            "cpu",
+            "--ram",
+            "16",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["inputs"]["engine"] == "llama.cpp"

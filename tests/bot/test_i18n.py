@@ -39,5 +39,9 @@ def test_every_note_has_a_sentence():
     keys = _codes(r'Note\(\s*"([a-z_0-9]+)"')
     for key in keys:
         for lang in LANGUAGES:
-            texts = [k for k in catalog(lang) if k in (f"step.{key}", f"assume.{key}") or k.startswith(f"step.{key}.")]
+            texts = [
+                k
+                for k in catalog(lang)
+                if k in (f"step.{key}", f"assume.{key}") or k.startswith(f"step.{key}.")
+            ]
             assert texts, key

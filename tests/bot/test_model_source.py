@@ -33,7 +33,10 @@ def test_falcon_rw_format():
 
 
 def test_quantization_config_sets_the_checkpoint_precision():
-    assert resolve_model(str(CONFIGS / "deepseek-v3-fp8")).architecture.checkpoint_precision == "fp8_block"
+    assert (
+        resolve_model(str(CONFIGS / "deepseek-v3-fp8")).architecture.checkpoint_precision
+        == "fp8_block"
+    )
     assert resolve_model(str(CONFIGS / "gpt-oss-20b")).architecture.checkpoint_precision == "mxfp4"
 
 
@@ -45,7 +48,10 @@ def test_quantization_config_sets_the_checkpoint_precision():
         (json.dumps({"model_type": "t5", "d_model": 512}), "unsupported_architecture"),
         (json.dumps({"model_type": "llama", "hidden_size": -1}), "config_bad_value"),
         (json.dumps({"model_type": "llama", "hidden_size": 4096}), "config_missing_key"),
-        (json.dumps({"model_type": "llama", "hidden_size": "big", "num_attention_heads": 2}), "config_bad_value"),
+        (
+            json.dumps({"model_type": "llama", "hidden_size": "big", "num_attention_heads": 2}),
+            "config_bad_value",
+        ),
         ("[" * 100_000, "config_unreadable"),
     ],
 )

@@ -34,8 +34,15 @@ def test_summary_counts_every_result():
 
 @pytest.mark.parametrize(
     ("name", "stated_b"),
-    [("Qwen-1.8B", 1.84), ("Qwen-7B", 7.72), ("Qwen-14B", 14.17), ("Qwen-72B", 72.29),
-     ("LLaMA-13B", 13.02), ("LLaMA-33B", 32.53), ("GPT-2-10B", 10.27)],
+    [
+        ("Qwen-1.8B", 1.84),
+        ("Qwen-7B", 7.72),
+        ("Qwen-14B", 14.17),
+        ("Qwen-72B", 72.29),
+        ("LLaMA-13B", 13.02),
+        ("LLaMA-33B", 32.53),
+        ("GPT-2-10B", 10.27),
+    ],
 )
 def test_calibration_architectures_reproduce_stated_sizes(name, stated_b):
     assert round(config_json.from_dict(CONFIGS[name], name).params / 1e9, 2) == stated_b

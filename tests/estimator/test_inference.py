@@ -117,7 +117,11 @@ def test_offload_when_ram_can_hold_the_rest(arch):
     a = arch("llama 3.1 70b")
     est = _infer(a, gpu="RTX 4090", engine="llama.cpp", ram=128)
     assert est.verdict == "offload"
-    assert est.offload is not None and 0 < est.offload.gpu_layers < 80 and est.offload.total_layers == 80
+    assert (
+        est.offload is not None
+        and 0 < est.offload.gpu_layers < 80
+        and est.offload.total_layers == 80
+    )
     assert _infer(a, gpu="RTX 4090", engine="llama.cpp", ram=16).verdict == "does_not_fit"
     assert _infer(a, gpu="RTX 4090", engine="llama.cpp").verdict == "does_not_fit"
 

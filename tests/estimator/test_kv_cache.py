@@ -15,7 +15,10 @@ def test_qwen25_7b_gqa_bytes_per_token(arch):
 
 def test_sequences_multiply(arch):
     lay = layout(arch("qwen2.5 7b"), 2, mla_latent=False, cap_sliding=True)
-    assert kv_cache(lay, context=4096, sequences=16).bytes == 16 * kv_cache(lay, context=4096, sequences=1).bytes
+    assert (
+        kv_cache(lay, context=4096, sequences=16).bytes
+        == 16 * kv_cache(lay, context=4096, sequences=1).bytes
+    )
 
 
 def test_gemma2_sliding_layers_capped_at_the_window(arch):
@@ -32,7 +35,9 @@ def test_deepseek_mla_latent_and_expanded(arch):
     latent = layout(a, 2, mla_latent=True, cap_sliding=True)
     expanded = layout(a, 2, mla_latent=False, cap_sliding=True)
     assert kv_cache(latent, context=1, sequences=1).bytes == 61 * (512 + 64) * 2 == 70_272
-    assert kv_cache(expanded, context=1, sequences=1).bytes == 61 * 128 * (192 + 128) * 2 == 4_997_120
+    assert (
+        kv_cache(expanded, context=1, sequences=1).bytes == 61 * 128 * (192 + 128) * 2 == 4_997_120
+    )
 
 
 def test_vllm_pages_of_16_tokens(arch):

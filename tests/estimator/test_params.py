@@ -73,7 +73,7 @@ def test_deepseek_v3_mla_moe(arch):
 
 
 def test_gpt_oss_20b_biases_sinks_router(arch):
-    h, L, V, E, k, I = 2880, 24, 201088, 32, 4, 2880
+    h, L, V, E, I = 2880, 24, 201088, 32, 2880
     attn = (h * 4096 + 4096) + 2 * (h * 512 + 512) + (4096 * h + h)
     router = h * E + E
     expert = (h * 2 * I + 2 * I) + (I * h + h)
@@ -91,23 +91,38 @@ def test_falcon_7b_fused_qkv_layernorm_bias(arch):
 def test_olmo2_13b_byte_exact_against_its_checkpoint():
     # formulas.md §2(e): index total_size 54,864,793,600 B = 4 x 13,716,198,400 (fp32).
     cfg = {
-        "model_type": "olmo2", "hidden_size": 5120, "intermediate_size": 13824,
-        "num_attention_heads": 40, "num_hidden_layers": 40, "vocab_size": 100352,
+        "model_type": "olmo2",
+        "hidden_size": 5120,
+        "intermediate_size": 13824,
+        "num_attention_heads": 40,
+        "num_hidden_layers": 40,
+        "vocab_size": 100352,
         "tie_word_embeddings": False,
     }
     assert config_json.from_dict(cfg, "OLMo-2-13B").params * 4 == 54_864_793_600
 
 
 def test_qwen1_remote_code_config_counts_half_the_intermediate_size():
-    cfg = {"model_type": "qwen", "hidden_size": 4096, "intermediate_size": 22016, "kv_channels": 128,
-           "num_attention_heads": 32, "num_hidden_layers": 32, "vocab_size": 151936}
+    cfg = {
+        "model_type": "qwen",
+        "hidden_size": 4096,
+        "intermediate_size": 22016,
+        "kv_channels": 128,
+        "num_attention_heads": 32,
+        "num_hidden_layers": 32,
+        "vocab_size": 151936,
+    }
     layer = 4096 * 12288 + 12288 + 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096
     assert config_json.from_dict(cfg, "Qwen-7B").params == 2 * 151936 * 4096 + 32 * layer + 4096
 
 
 @pytest.mark.parametrize(
     ("name", "stated"),
-    [("Qwen3-30B-A3B", 30_532_122_624), ("Qwen3-235B-A22B", 235_093_634_560), ("Phi-4", 14_659_507_200)],
+    [
+        ("Qwen3-30B-A3B", 30_532_122_624),
+        ("Qwen3-235B-A22B", 235_093_634_560),
+        ("Phi-4", 14_659_507_200),
+    ],
 )
 def test_stated_totals(arch, name, stated):
     assert arch(name).params == stated

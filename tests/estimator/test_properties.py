@@ -24,12 +24,20 @@ GPUS = ["RTX 4090", "A100 80GB", "H100", "M3 Max 64GB", "RTX 3060 Laptop", None]
     gpu=st.sampled_from(GPUS),
     gpus=st.integers(1, 8),
 )
-def test_any_workload_answers_or_refuses_cleanly(model, task, method, engine, context, concurrency, gpu, gpus):
+def test_any_workload_answers_or_refuses_cleanly(
+    model, task, method, engine, context, concurrency, gpu, gpus
+):
     try:
         hw = machine(gpu=gpu, gpus=gpus) if gpu else None
         est = estimate(
-            Workload(model=model, task=task, method=method if task == "training" else None, engine=engine,
-                     context=context, concurrency=concurrency),
+            Workload(
+                model=model,
+                task=task,
+                method=method if task == "training" else None,
+                engine=engine,
+                context=context,
+                concurrency=concurrency,
+            ),
             hw,
         )
     except EstimatorError:
@@ -57,7 +65,9 @@ def test_more_context_never_less_memory(model, a, b):
 def test_more_users_never_less_memory(model, users):
     try:
         one = estimate(Workload(model=model, task="inference", engine="vllm", concurrency=users))
-        more = estimate(Workload(model=model, task="inference", engine="vllm", concurrency=users + 1))
+        more = estimate(
+            Workload(model=model, task="inference", engine="vllm", concurrency=users + 1)
+        )
     except EstimatorError:
         return
     assert more.total_bytes >= one.total_bytes
@@ -65,5 +75,8 @@ def test_more_users_never_less_memory(model, users):
 
 def test_same_input_same_answer():
     a = catalog.find("qwen2.5 7b").architecture
-    first, *rest = (estimate(Workload(model=a, task="training", method="lora"), machine(gpu="4090")) for _ in range(3))
+    first, *rest = (
+        estimate(Workload(model=a, task="training", method="lora"), machine(gpu="4090"))
+        for _ in range(3)
+    )
     assert all(r == first for r in rest)

@@ -19,20 +19,35 @@ def test_full_mixed_precision_adamw_is_16_bytes_per_param(arch):
     a = arch("qwen2.5 7b")
     c = _train(a, method="full").components
     p = a.params
-    assert (c.weights, c.gradients, c.master_weights, c.optimizer_states) == (2 * p, 2 * p, 4 * p, 8 * p)
+    assert (c.weights, c.gradients, c.master_weights, c.optimizer_states) == (
+        2 * p,
+        2 * p,
+        4 * p,
+        8 * p,
+    )
 
 
 def test_fp32_training_has_no_master_copy(arch):
     a = arch("qwen2.5 0.5b")
     c = _train(a, method="full", precision="fp32").components
     p = a.params
-    assert (c.weights, c.gradients, c.master_weights, c.optimizer_states) == (4 * p, 4 * p, 0, 8 * p)
+    assert (c.weights, c.gradients, c.master_weights, c.optimizer_states) == (
+        4 * p,
+        4 * p,
+        0,
+        8 * p,
+    )
 
 
-@pytest.mark.parametrize(("optimizer", "per_param"), [("adamw_8bit", 2), ("sgd", 4), ("paged_adamw", 8)])
+@pytest.mark.parametrize(
+    ("optimizer", "per_param"), [("adamw_8bit", 2), ("sgd", 4), ("paged_adamw", 8)]
+)
 def test_optimizer_states(arch, optimizer, per_param):
     a = arch("qwen2.5 0.5b")
-    assert _train(a, method="full", optimizer=optimizer).components.optimizer_states == per_param * a.params
+    assert (
+        _train(a, method="full", optimizer=optimizer).components.optimizer_states
+        == per_param * a.params
+    )
 
 
 def test_adafactor_keeps_rows_and_columns(arch):
@@ -53,7 +68,12 @@ def test_lora_fp32_adapters_cost_16_bytes_and_bf16_8(arch):
     a = arch("qwen2.5 7b")
     n = 40_370_176
     c = _train(a, method="lora").components
-    assert (c.weights, c.adapters, c.gradients, c.optimizer_states) == (2 * a.params, 4 * n, 4 * n, 8 * n)
+    assert (c.weights, c.adapters, c.gradients, c.optimizer_states) == (
+        2 * a.params,
+        4 * n,
+        4 * n,
+        8 * n,
+    )
     b = _train(a, method="lora", adapter_precision="bf16").components
     assert (b.adapters, b.gradients, b.optimizer_states) == (2 * n, 2 * n, 4 * n)
 
@@ -88,14 +108,19 @@ def test_deepspeed_zero2_and_zero3_follow_its_estimators(arch):
         2 * p + 18 * p / 4, abs=8
     )
     z3 = _train(a, gpus=4, method="full", engine="deepspeed", zero=3).devices[0].components
-    assert z3.weights + z3.gradients + z3.master_weights + z3.optimizer_states == pytest.approx(18 * p / 4, abs=8)
+    assert z3.weights + z3.gradients + z3.master_weights + z3.optimizer_states == pytest.approx(
+        18 * p / 4, abs=8
+    )
     assert z3.overhead == 4 * a.embedding_params  # gathering the largest layer
 
 
 def test_zero_stages_shard_what_the_paper_says(arch):
     a = arch("qwen2.5 7b")
     p = a.params
-    per = {z: _train(a, gpus=8, method="full", engine="transformers", zero=z).devices[0].components for z in (1, 2, 3)}
+    per = {
+        z: _train(a, gpus=8, method="full", engine="transformers", zero=z).devices[0].components
+        for z in (1, 2, 3)
+    }
     assert per[1].optimizer_states == 8 * p / 8 and per[1].gradients == 2 * p
     assert per[2].gradients == 2 * p / 8 and per[2].weights == 2 * p
     assert per[3].weights == 2 * p / 8

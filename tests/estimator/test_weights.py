@@ -30,7 +30,10 @@ def test_gptq_and_awq_group_scales():
     scales_and_zeros = groups * 4096 * (2 + 0.5)
     assert _linear_bytes(SQUARE, weight_format("gptq")) == packed + scales_and_zeros + 4 * 4096
     assert _linear_bytes(SQUARE, weight_format("awq")) == packed + scales_and_zeros
-    assert _linear_bytes(SQUARE, weight_format("gptq-int8")) == 16_777_216 + groups * 4096 * 3 + 4 * 4096
+    assert (
+        _linear_bytes(SQUARE, weight_format("gptq-int8"))
+        == 16_777_216 + groups * 4096 * 3 + 4 * 4096
+    )
 
 
 def test_int8_fp8_and_block_fp8():
@@ -47,14 +50,25 @@ def test_mxfp4_only_on_experts():
 
 
 def test_quantized_model_keeps_embeddings_and_lm_head_16bit():
-    cfg = {"model_type": "llama", "hidden_size": 256, "intermediate_size": 512, "num_attention_heads": 4,
-           "num_hidden_layers": 1, "vocab_size": 1000}
+    cfg = {
+        "model_type": "llama",
+        "hidden_size": 256,
+        "intermediate_size": 512,
+        "num_attention_heads": 4,
+        "num_hidden_layers": 1,
+        "vocab_size": 1000,
+    }
     arch = config_json.from_dict(cfg, "tiny")
     # q,k,v,o: 65,536 values each -> 32,768 + 1,024 absmax + 4 x 4 scale + 4 = 33,812 bytes;
     # gate/up/down: 131,072 values -> 65,536 + 2,048 + 8 x 4 + 4 = 67,620 bytes.
     linear = 4 * 33_812 + 3 * 67_620
     w = weight_bytes(arch, weight_format("nf4"))
-    assert (w.linear, w.embedding, w.lm_head, w.other) == (linear, 512_000, 512_000, (2 * 256 + 256) * 2)
+    assert (w.linear, w.embedding, w.lm_head, w.other) == (
+        linear,
+        512_000,
+        512_000,
+        (2 * 256 + 256) * 2,
+    )
 
 
 def test_gguf_uses_the_measured_file_average(arch):
