@@ -14,6 +14,7 @@ from ..result import Components, Note
 from . import constants as k
 from .activations import layer_peak_per_token
 from .kv_cache import KvCache, KvLayout, kv_cache, layout, round_up
+from .notes import weights_note
 from .placement import split_layers
 
 
@@ -58,19 +59,6 @@ def _kv_note(arch: Architecture, kv: KvCache, block: int) -> Note:
     )
 
 
-def _weights_note(arch: Architecture, r: Resolved, total: int) -> Note:
-    return Note(
-        "weights",
-        {
-            "params": arch.params,
-            "format": r.weight_format.label,
-            "bits_per_param": 8 * total / arch.params,
-            "bytes": total,
-            "gguf": r.weight_format.gguf,
-        },
-    )
-
-
 def plan(r: Resolved, machine: Machine | None) -> InferencePlan:
     w = r.workload
     arch = w.model
@@ -80,7 +68,7 @@ def plan(r: Resolved, machine: Machine | None) -> InferencePlan:
     context = w.context
     wb = weight_bytes(arch, r.weight_format)
     weights = wb.total
-    steps = [_weights_note(arch, r, weights)]
+    steps = [weights_note(arch, r.weight_format, weights)]
     mla_latent = engine != "transformers"
     lay = layout(arch, r.kv_element_bytes, mla_latent=mla_latent, cap_sliding=engine != "vllm")
     if engine == "vllm":

@@ -7,10 +7,12 @@ import math
 from dataclasses import dataclass
 
 from ..hardware.types import Machine
+from ..precision import weight_bytes
 from ..resolve import Resolved
 from ..result import Components, Note
 from . import constants as k
 from .activations import checkpoint_per_token, layer_saved_per_token, training_activations
+from .notes import weights_note
 from .training import training_states
 
 
@@ -45,6 +47,11 @@ def plan(r: Resolved, machine: Machine | None) -> TrainingPlan:
         zero=zero,
         single_device=gpus == 1,
     )
+    if w.method in ("lora", "qlora"):
+        base = weight_bytes(arch, r.weight_format)
+        steps.append(weights_note(arch, r.weight_format, base.total))
+        if states.weights > base.total:
+            steps.append(Note("kbit_upcast", {"bytes": states.weights - base.total}))
     steps.append(
         Note(
             "training_states",
