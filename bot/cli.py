@@ -63,6 +63,12 @@ def _estimate_args(p: argparse.ArgumentParser) -> None:
         default=None,
         help="gradient checkpointing (default on)",
     )
+    p.add_argument(
+        "--flash-attention",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="flash/SDPA attention (default on); off adds the attention matrix",
+    )
     p.add_argument("--zero", default="0", help="DeepSpeed ZeRO / FSDP stage 0-3 across --gpus")
     p.add_argument(
         "--offload",

@@ -27,6 +27,7 @@ class InputsOut(BaseModel):
     lora_rank: int | None
     lora_targets: str | None
     grad_checkpointing: bool | None
+    flash_attention: bool
     zero: int
     offload: bool
     assumed: list[str]

@@ -33,6 +33,7 @@ def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
         lora_rank=w.lora_rank if lora else None,
         lora_targets=w.lora_targets if lora else None,
         grad_checkpointing=w.grad_checkpointing if training else None,
+        flash_attention=w.flash_attention,
         zero=w.zero,
         offload=w.offload,
         machine=machine.name if machine else None,

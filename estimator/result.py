@@ -88,6 +88,7 @@ class Inputs:
     lora_rank: int | None
     lora_targets: str | None
     grad_checkpointing: bool | None
+    flash_attention: bool
     zero: int
     offload: bool
     machine: str | None

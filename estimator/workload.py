@@ -66,6 +66,8 @@ class Workload:
     # fp32 adapters are PEFT's default since 0.12; bf16 halves them (autocast_adapter_dtype=False).
     adapter_precision: str | None = None
     grad_checkpointing: bool | None = None
+    # Flash/SDPA attention keeps no sequence x sequence matrix; eager attention does.
+    flash_attention: bool = True
     zero: int = 0
     offload: bool = False
     gpu_memory_utilization: float = 0.9

@@ -82,6 +82,7 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         if args.adapter_precision
         else None,
         grad_checkpointing=args.grad_checkpointing,
+        flash_attention=args.flash_attention,
         zero=parse_int("zero", args.zero),
         offload=args.offload,
         gpu_memory_utilization=parse_share("gpu_memory_utilization", args.gpu_memory_utilization),

@@ -32,6 +32,7 @@ def answer(est: Estimate, lang: str) -> AnswerOut:
             lora_rank=i.lora_rank,
             lora_targets=i.lora_targets,
             grad_checkpointing=i.grad_checkpointing,
+            flash_attention=i.flash_attention,
             zero=i.zero,
             offload=i.offload,
             assumed=[notes.assumption(n, lang) for n in est.assumptions],

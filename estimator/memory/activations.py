@@ -36,21 +36,38 @@ def layer_peak_per_token(arch: Architecture) -> int:
     return ACT_BYTES * (2 * h + max(attention_width(arch), 3 * arch.mlp_active_width))
 
 
+def eager_scores_per_token(arch: Architecture, sequence: int) -> int:
+    """Attention probabilities one token keeps per layer without flash/SDPA attention: transformers'
+    eager attention takes the softmax in fp32 and casts it back to 16 bits
+    (softmax(..., dtype=torch.float32).to(query.dtype)), 4 + 2 bytes per head and key position."""
+    return 6 * arch.num_heads * sequence
+
+
 def checkpoint_per_token(arch: Architecture) -> int:
     """Bytes per token that full activation checkpointing keeps for every layer: its input."""
     return ACT_BYTES * arch.hidden_size
 
 
 def training_activations(
-    arch: Architecture, tokens: int, *, checkpointing: bool, logit_bytes: int
+    arch: Architecture,
+    tokens: int,
+    *,
+    checkpointing: bool,
+    logit_bytes: int,
+    sequence: int,
+    flash_attention: bool = True,
 ) -> tuple[int, int]:
-    """(layer activations, logits) in bytes for `tokens` tokens on one device.
+    """(layer activations, logits) in bytes for `tokens` tokens (sequences of `sequence`) on one
+    device.
 
     With checkpointing every layer keeps its input and one layer at a time is recomputed;
     without, every layer keeps everything. The logits and their gradient come on top.
     """
+    layer = layer_saved_per_token(arch)
+    if not flash_attention:
+        layer += eager_scores_per_token(arch, sequence)
     if checkpointing:
-        layers = arch.num_layers * checkpoint_per_token(arch) + layer_saved_per_token(arch)
+        layers = arch.num_layers * checkpoint_per_token(arch) + layer
     else:
-        layers = arch.num_layers * layer_saved_per_token(arch)
+        layers = arch.num_layers * layer
     return layers * tokens, logit_bytes * arch.vocab_size * tokens

@@ -12,7 +12,7 @@ from ..precision import WeightBytes, weight_bytes
 from ..resolve import Resolved
 from ..result import Components, Note
 from . import constants as k
-from .activations import layer_peak_per_token
+from .activations import eager_scores_per_token, layer_peak_per_token
 from .kv_cache import KvCache, KvLayout, kv_cache, layout, round_up
 from .notes import weights_note
 from .placement import split_layers
@@ -110,8 +110,10 @@ def plan(r: Resolved, machine: Machine | None) -> InferencePlan:
         return _layered(arch, wb, kv, first, last, compute, 0, devices, steps, host_only)
     kv = kv_cache(lay, context=context, sequences=sequences)
     steps.append(_kv_note(arch, kv, 1))
-    per_token = layer_peak_per_token(arch)
     prompt = min(w.prompt_tokens or context, context)
+    per_token = layer_peak_per_token(arch)
+    if not w.flash_attention:
+        per_token += eager_scores_per_token(arch, prompt)
     prefill = per_token * prompt * sequences
     logits = k.TRANSFORMERS_LOGIT_COPIES * 4 * arch.vocab_size * sequences
     steps.append(

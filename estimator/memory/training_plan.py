@@ -11,7 +11,12 @@ from ..precision import weight_bytes
 from ..resolve import Resolved
 from ..result import Components, Note
 from . import constants as k
-from .activations import checkpoint_per_token, layer_saved_per_token, training_activations
+from .activations import (
+    checkpoint_per_token,
+    eager_scores_per_token,
+    layer_saved_per_token,
+    training_activations,
+)
 from .notes import weights_note
 from .training import training_states
 
@@ -77,7 +82,12 @@ def plan(r: Resolved, machine: Machine | None) -> TrainingPlan:
     tokens = w.batch * w.context
     logit_bytes = k.TORCHTUNE_LOGIT_BYTES if framework == "torchtune" else k.HF_LOGIT_BYTES
     layer_act, logits = training_activations(
-        arch, tokens, checkpointing=bool(w.grad_checkpointing), logit_bytes=logit_bytes
+        arch,
+        tokens,
+        checkpointing=bool(w.grad_checkpointing),
+        logit_bytes=logit_bytes,
+        sequence=w.context,
+        flash_attention=w.flash_attention,
     )
     steps.append(
         Note(
@@ -87,7 +97,8 @@ def plan(r: Resolved, machine: Machine | None) -> TrainingPlan:
                 "checkpointing": bool(w.grad_checkpointing),
                 "layers": arch.num_layers,
                 "checkpoint_per_token": checkpoint_per_token(arch),
-                "layer_per_token": layer_saved_per_token(arch),
+                "layer_per_token": layer_saved_per_token(arch)
+                + (0 if w.flash_attention else eager_scores_per_token(arch, w.context)),
                 "vocab": arch.vocab_size,
                 "logit_bytes": logit_bytes,
                 "logits": logits,

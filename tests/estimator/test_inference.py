@@ -34,6 +34,13 @@ def test_short_prompt_lowers_the_prefill(arch):
     assert full - short == 128_000 * (8192 - 512)
 
 
+def test_eager_prefill_adds_scores(arch):
+    a = arch("qwen2.5 7b")
+    sdpa = _infer(a, context=4096).components.activations
+    eager = _infer(a, context=4096, flash_attention=False).components.activations
+    assert eager - sdpa == 6 * 28 * 4096 * 4096
+
+
 def test_llama_cpp_compute_buffer_matches_logs(arch):
     # "CUDA0 compute buffer size = 456.98 MiB" for gpt-oss-20b, flash attention, -c 131072.
     gptoss = _infer(arch("gpt-oss-20b"), gpu="RTX 4090", engine="llama.cpp", context=131_072)

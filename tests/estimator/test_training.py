@@ -146,3 +146,11 @@ def test_seven_b_on_24gb(arch):
     assert _train(a, gpu="RTX 4090", method="full").verdict == "does_not_fit"
     assert _train(a, gpu="RTX 4090", method="lora", context=1024).verdict in ("fits", "tight")
     assert _train(a, gpu="RTX 4090", method="qlora").verdict == "fits"
+
+
+def test_eager_attention_adds_the_score_matrix(arch):
+    a = arch("qwen2.5 7b")
+    fa = _train(a, method="lora", context=1024).components.activations
+    eager = _train(a, method="lora", context=1024, flash_attention=False).components.activations
+    # One recomputed layer keeps 28 heads x 1024 x 1024 probabilities in fp32 and bf16.
+    assert eager - fa == 6 * 28 * 1024 * 1024
