@@ -105,41 +105,20 @@ def run_row(row: Row) -> Result:
     if not m:
         raise ValueError(f"{row.id}: cannot read {printed!r}")
     bound, low, high = m.group(1), float(m.group(2)), m.group(3)
+    if (row.kind == FIT) != (bound is not None):
+        raise ValueError(f"{row.id}: fit rows, and only they, carry a bound")
     scale = UNITS[row.unit]
     value = (low + float(high)) / 2 if high else low
     estimated, _ = _estimated(row)
+    error: float | None = None
+    ok: bool | None = None
     if row.kind == FIT:
-        if bound is None:
-            raise ValueError(f"{row.id}: a fit row needs a bound")
         ok = estimated > low * scale if bound == ">" else estimated <= low * scale
-        return Result(
-            row.id,
-            row.kind,
-            row.model,
-            printed,
-            row.unit,
-            low * scale,
-            estimated,
-            None,
-            ok,
-            row.note,
-        )
-    error = estimated / (value * scale) - 1
-    if row.kind == INFO:
-        return Result(
-            row.id,
-            row.kind,
-            row.model,
-            printed,
-            row.unit,
-            value * scale,
-            estimated,
-            error,
-            None,
-            row.note,
-        )
-    slack = (_rounding(printed) if not high else (float(high) - low) / 2) / value
-    ok = abs(error) <= TOLERANCE[row.kind] + slack
+    else:
+        error = estimated / (value * scale) - 1
+        if row.kind != INFO:
+            slack = (_rounding(printed) if not high else (float(high) - low) / 2) / value
+            ok = abs(error) <= TOLERANCE[row.kind] + slack
     return Result(
         row.id,
         row.kind,
