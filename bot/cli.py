@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -17,9 +18,9 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _estimate_args(p: argparse.ArgumentParser) -> None:
+def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> None:
     p.add_argument(
-        "--model", required=True, help="catalog name, HF id, size like 7B, or a config.json path"
+        "--model", required=model_required, help="catalog name, HF id, size like 7B, or a config.json path"
     )
     p.add_argument("--task", required=True, help="inference or training")
     p.add_argument("--method", help="training method: full, lora, qlora or freeze (default full)")
@@ -44,6 +45,7 @@ def _estimate_args(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--gpus", default="1", help="number of GPUs")
     p.add_argument("--ram", help="CPU RAM in GB (CPU-only machines, offload)")
+    p.add_argument("--cpu", help="CPU memory platform for CPU speed: ddr5-6000, epyc genoa, threadripper pro, ...")
     p.add_argument(
         "--engine",
         help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, deepspeed, torchtune",
@@ -78,6 +80,8 @@ def _estimate_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)"
     )
+    p.add_argument("--tokens", help="training tokens for the training time and cost (default 1M)")
+    p.add_argument("--kwh-price", help="electricity price in USD per kWh (default 0.16, the US average)")
     p.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
     p.add_argument("--lang", help="en or nl (default: LLM_SIZER_LANG, else en)")
 
@@ -86,7 +90,15 @@ def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="llm-sizer", description="Will this model run or fine-tune on my hardware?")
     p.add_argument("--version", action="version", version=f"llm-sizer {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    _estimate_args(sub.add_parser("estimate", help="memory, verdict and steps for one workload"))
+    _estimate_args(sub.add_parser("estimate", help="memory, verdict, speed and cost of one workload"))
+    fit = sub.add_parser("fit", help="the inverse questions: largest context, most users, best precision, ...")
+    fit.add_argument(
+        "question",
+        choices=("context", "concurrency", "precision", "model", "gpu", "gpus", "cloud"),
+        help="context|concurrency|precision: the most that fits the hardware; model: the largest catalog "
+        "model; gpu: the smallest GPU; gpus: how many of --gpu; cloud: the cheapest instance",
+    )
+    _estimate_args(fit, model_required=False)
     cal = sub.add_parser("calibrate", help="compare the estimator with published measurements")
     cal.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     cal.add_argument("--lang", help="en or nl")
@@ -94,11 +106,25 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    try:
+        return _dispatch(parser().parse_args(argv))
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as other command line tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "estimate":
         from .commands.estimate import run
 
         return run(args)
+    if args.command == "fit":
+        from .commands.fit import run as fit
+
+        return fit(args)
     from .commands.calibrate import run as calibrate
 
     return calibrate(args)

@@ -63,6 +63,56 @@ class RecommendationOut(BaseModel):
     verdict: str | None
 
 
+class RangeOut(BaseModel):
+    low: float
+    high: float
+
+
+class TrainingTimeOut(BaseModel):
+    tokens: int
+    tokens_per_s: RangeOut
+    hours: RangeOut
+
+
+class SpeedOut(BaseModel):
+    decode_tokens_per_s: RangeOut | None  # one sequence
+    decode_total_tokens_per_s: RangeOut | None  # all concurrent sequences
+    prefill_tokens_per_s: RangeOut | None
+    time_to_first_token_s: RangeOut | None
+    training: TrainingTimeOut | None
+
+
+class CloudOut(BaseModel):
+    provider: str
+    instance: str
+    gpu: str
+    gpu_count: int
+    usd_per_hour: float
+    price_date: str
+    verdict: str
+    job_usd: RangeOut | None
+    usd_per_million_tokens: RangeOut | None
+
+
+class ElectricityOut(BaseModel):
+    watts: float
+    kwh_price_usd: float
+    usd_per_hour: float
+    job_usd: RangeOut | None
+
+
+class PurchaseOut(BaseModel):
+    usd: float
+    verified: bool
+    break_even_hours: float | None
+
+
+class CostOut(BaseModel):
+    cloud: list[CloudOut]
+    electricity: ElectricityOut | None
+    purchase: PurchaseOut | None
+
+
 class AnswerOut(BaseModel):
     status: Literal["answered", "need_more"]
     inputs: InputsOut
@@ -70,3 +120,5 @@ class AnswerOut(BaseModel):
     verdict: Literal["fits", "tight", "offload", "does_not_fit", "unknown"]
     steps: list[str]
     recommendations: list[RecommendationOut]
+    speed: SpeedOut | None = None
+    cost: CostOut | None = None

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Generic, TypeVar
 
-_SPLIT = re.compile(r"[\s/_\-,()+:]+")
+_SPLIT = re.compile(r"[\s/_\-,()+:'\"]+")
 _LETTER_DIGIT = re.compile(r"(?<=[a-z])(?=\d)")
 
 

@@ -53,12 +53,28 @@ _SRC_MXFP4 = "gpt-oss model card / config.json: MoE weights in MXFP4 (4-bit + e8
 _SRC_GGUF = "llama.cpp tools/quantize/README.md @311c2c9f: bits/weight measured on Llama-3.1-8B"
 _SRC_FLOAT = "IEEE 754 / bfloat16 element sizes"
 
-# GGUF file-level bits per weight (Llama-3.1-8B column of llama.cpp's quantize README).
+# GGUF file-level bits per weight: the Llama-3.1-8B table of llama.cpp's quantize README
+# (@311c2c9f); Q3_K_M, Q4_0, Q4_1, Q5_0 and Q5_1, which that table lacks, from the sizes
+# tools/quantize/quantize.cpp prints for Llama-3-8B (3.74, 4.34, 4.78, 5.21, 5.65 GiB) over its
+# 8.03B parameters.
 GGUF_BPW: dict[str, float] = {
+    "iq1_s": 2.0042,
+    "iq2_m": 2.9294,
     "q2_k": 3.1593,
+    "q3_k_s": 3.6429,
+    "iq3_m": 3.7628,
+    "q3_k_m": 4.0007,
+    "q3_k_l": 4.2979,
     "iq4_xs": 4.4597,
+    "q4_0": 4.6425,
+    "q4_k_s": 4.6672,
+    "iq4_nl": 4.6818,
     "q4_k_m": 4.8944,
+    "q4_1": 5.1131,
+    "q5_k_s": 5.5704,
+    "q5_0": 5.5731,
     "q5_k_m": 5.7036,
+    "q5_1": 6.0438,
     "q6_k": 6.5633,
     "q8_0": 8.5008,
     "f16": 16.0005,

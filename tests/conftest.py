@@ -7,7 +7,7 @@ from estimator.models import catalog
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def arch():
     """Architecture of a catalog model by name."""
 

@@ -5,27 +5,33 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from dataclasses import replace
 
+from estimator.cost import DEFAULT_KWH_PRICE_USD
 from estimator.errors import EstimatorError
-from estimator.estimate import estimate
 from estimator.hardware.catalog import machine as make_machine
+from estimator.report import report
+from estimator.result import Note
 from estimator.workload import Workload
 
 from ..i18n import language
 from ..model_source import resolve_model
-from ..render import errors, estimate_json, estimate_text
+from ..render import errors, estimate_json, estimate_text, report_json, report_text
 
-_SUFFIX = {"k": 1024, "m": 1024 * 1024}
+_BINARY = {"k": 1024, "m": 1024 * 1024}
+_DECIMAL = {"k": 1000, "m": 1000**2, "b": 1000**3}
 MAX_GB = 1_000_000.0
 
 
-def parse_int(field: str, text: str) -> int:
-    """An integer flag: 8192, 8_192, 8,192 or 32k (x1024)."""
+def parse_int(field: str, text: str, *, binary: bool = True) -> int:
+    """An integer flag: 8192, 8_192, 8,192, or with a suffix: 32k context is 32,768 tokens
+    (binary), 20M training tokens are 20,000,000 (decimal)."""
     cleaned = text.strip().lower().replace("_", "").replace(",", "")
-    m = re.fullmatch(r"(-?\d+)([km]?)", cleaned)
-    if not m:
+    m = re.fullmatch(r"(-?\d+(?:\.\d+)?)([kmb]?)", cleaned)
+    suffixes = _BINARY if binary else _DECIMAL
+    if not m or (m.group(2) and m.group(2) not in suffixes) or ("." in m.group(1) and not m.group(2)):
         raise EstimatorError("not_a_number", field=field, value=text[:30])
-    return int(m.group(1)) * _SUFFIX.get(m.group(2), 1)
+    return round(float(m.group(1)) * suffixes.get(m.group(2), 1))
 
 
 def parse_gb(field: str, text: str | None) -> float | None:
@@ -62,6 +68,7 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         gpu_memory_gb=parse_gb("gpu_memory", args.gpu_memory),
         gpus=gpus,
         ram_gb=parse_gb("ram", args.ram),
+        cpu=args.cpu,
     )
     workload = Workload(
         model=choice.architecture,
@@ -94,15 +101,28 @@ def run(args: argparse.Namespace) -> int:
     lang = language(args.lang)
     try:
         workload, machine, model_notes = build(args)
-        est = estimate(workload, machine)
+        tokens = None if args.tokens is None else parse_int("tokens", args.tokens, binary=False)
+        if tokens is not None and not 1 <= tokens <= 10**15:
+            raise EstimatorError("out_of_range", field="tokens", value=args.tokens, low=1, high=10**15)
+        price = DEFAULT_KWH_PRICE_USD if args.kwh_price is None else parse_share("kwh_price", args.kwh_price)
+        if not 0 <= price <= 100:
+            raise EstimatorError("out_of_range", field="kwh_price", value=args.kwh_price, low=0, high=100)
+        rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
     except EstimatorError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
-    from dataclasses import replace
-
-    est = replace(est, assumptions=tuple(model_notes) + est.assumptions)
+    notes = list(model_notes) + list(rep.estimate.assumptions) + list(rep.speed.assumptions if rep.speed else ())
+    if rep.training is not None and tokens is None:
+        notes.append(Note("default_tokens", {"tokens": rep.training.tokens}))
+    if args.kwh_price is None and rep.electricity is not None:
+        notes.append(Note("default_kwh_price", {"price": price}))
+    speed_steps = (rep.speed.steps if rep.speed else ()) + (rep.training.steps if rep.training else ())
+    est = replace(rep.estimate, assumptions=tuple(notes), steps=rep.estimate.steps + speed_steps)
     if args.json:
-        print(estimate_json.answer(est, lang).model_dump_json(indent=2))
+        answer = estimate_json.answer(est, lang)
+        answer.speed = report_json.speed(rep)
+        answer.cost = report_json.cost(rep)
+        print(answer.model_dump_json(indent=2))
     else:
-        print(estimate_text.render(est, lang))
+        print("\n".join([estimate_text.render(est, lang), *report_text.lines(rep, lang)]))
     return 0

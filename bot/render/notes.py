@@ -25,10 +25,15 @@ _SIZES = {
     "logits",
     "logits_bytes",
     "ram_bytes",
+    "kv",
 }
 _PER_TOKEN = {"per_token_bytes", "checkpoint_per_token", "layer_per_token"}
 _COUNTS = {"params", "trainable_params", "adapter_params"}
-_SHARES = {"fraction", "utilization", "headroom"}
+_SHARES = {
+    "fraction", "utilization", "headroom", "efficiency_low", "efficiency_high", "mfu_low", "mfu_high",
+    "scaling", "cpu_share",
+}
+_FLOPS = {"flops_per_token"}
 _INTEGERS = {
     "tokens",
     "sliding_tokens",
@@ -52,6 +57,10 @@ def _value(name: str, value: Any, lang: str) -> str:
         return f"{numbers.integer(value, lang)} B"
     if name in _COUNTS:
         return numbers.count(value, lang)
+    if name in _FLOPS:
+        return numbers.flops(value, lang)
+    if name in ("low", "high"):
+        return numbers.significant(value, lang)
     if name in _SHARES:
         return numbers.percent(value, lang)
     if name in _INTEGERS:

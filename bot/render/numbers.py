@@ -41,3 +41,18 @@ def number(x: float, lang: str) -> str:
 
 def percent(x: float, lang: str, decimals: int = 0) -> str:
     return _decimal(f"{100 * x:.{decimals}f}%", lang)
+
+
+def significant(x: float, lang: str) -> str:
+    """Three significant digits, grouped: 1,230 / 84.3 / 0.512."""
+    if x >= 100:
+        return integer(x, lang)
+    return _decimal(f"{x:.3g}", lang)
+
+
+def flops(n: float, lang: str) -> str:
+    """A FLOP count: 15.2 G, 1.3 T."""
+    for scale, suffix in ((1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M")):
+        if n >= scale:
+            return _decimal(f"{n / scale:.3g} {suffix}", lang)
+    return integer(n, lang)

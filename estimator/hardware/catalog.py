@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from ..errors import EstimatorError
 from ..names import NameIndex
-from .types import GIB, AppleChip, CloudInstance, Gpu, Machine
+from .types import GIB, AppleChip, CloudInstance, CpuPlatform, Gpu, Machine
 
 _FILLER = frozenset(
     {"nvidia", "geforce", "tesla", "amd", "radeon", "intel", "graphics", "card", "gpu"}
@@ -37,6 +38,7 @@ def gpus() -> tuple[Gpu, ...]:
             tflops_fp16acc=g["tflops_fp16_fp16acc"],
             tflops_fp32=g["tflops_fp32"],
             tflops_fp8=g["tflops_fp8"],
+            fp8=g["fp8"],
             bf16=g["bf16"],
             flash_attention2=g["flash_attention2"],
             compute_capability=g["compute_capability"],
@@ -62,6 +64,7 @@ def apple_chips() -> tuple[AppleChip, ...]:
             max_memory_gb=c["max_memory_gb"],
             memory_options_gb=tuple(c["memory_options_gb"]),
             bandwidth_gbs=c["bandwidth_gbs"],
+            gpu_tflops_fp32=tuple(c["gpu_tflops_fp32"]),
             source=c["source"],
             notes=c["notes"],
         )
@@ -85,6 +88,40 @@ def cloud_instances() -> tuple[CloudInstance, ...]:
         )
         for i in _data("cloud.json")["instances"]
     )
+
+
+@cache
+def cpu_platforms() -> tuple[CpuPlatform, ...]:
+    return tuple(
+        CpuPlatform(
+            name=c["name"],
+            platforms=c["platforms"],
+            bandwidth_gbs=c["bandwidth_gbs"],
+            tflops_fp32=c["cpu_tflops_fp32"],
+            source=c["source"],
+            notes=c["notes"],
+        )
+        for c in _data("cpus.json")["platforms"]
+    )
+
+
+@cache
+def _cpu_index() -> NameIndex[CpuPlatform]:
+    index: NameIndex[CpuPlatform] = NameIndex(frozenset({"dual", "channel", "desktop", "socket"}))
+    for cpu in cpu_platforms():
+        index.add(cpu, cpu.name, [cpu.platforms])
+    return index
+
+
+def find_cpu(text: str) -> CpuPlatform:
+    """A CPU memory platform ("ddr5-6000", "epyc genoa", "threadripper pro")."""
+    found = _cpu_index().find(text)
+    if found is None:
+        candidates = _cpu_index().candidates(text)
+        if candidates:
+            return candidates[0]
+        raise EstimatorError("unknown_cpu", cpu=text[:60], suggestions=_cpu_index().suggest(text))
+    return found
 
 
 def _short(name: str) -> str:
@@ -160,8 +197,18 @@ def machine(
     gpu_memory_gb: float | None = None,
     gpus: int = 1,
     ram_gb: float | None = None,
+    cpu: str | None = None,
 ) -> Machine | None:
     """The machine described by CLI-style inputs; None when no hardware was given."""
+    found_machine = _machine(gpu, gpu_memory_gb, gpus, ram_gb)
+    if found_machine is not None and cpu:
+        return replace(found_machine, cpu=find_cpu(cpu))
+    return found_machine
+
+
+def _machine(
+    gpu: str | None, gpu_memory_gb: float | None, gpus: int, ram_gb: float | None
+) -> Machine | None:
     ram = None if ram_gb is None else round(ram_gb * GIB)
     if gpu:
         text = gpu.strip()

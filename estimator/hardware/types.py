@@ -19,6 +19,7 @@ class Gpu:
     tflops_fp16acc: float | None
     tflops_fp32: float | None
     tflops_fp8: float | None
+    fp8: bool
     bf16: bool
     flash_attention2: str  # yes, no, unlisted
     compute_capability: str
@@ -48,6 +49,19 @@ class AppleChip:
     max_memory_gb: int
     memory_options_gb: tuple[int, ...]
     bandwidth_gbs: float
+    gpu_tflops_fp32: tuple[float, float]  # fewest and most GPU cores of the variant
+    source: str
+    notes: str
+
+
+@dataclass(frozen=True, slots=True)
+class CpuPlatform:
+    """A CPU memory system: what bounds CPU decode speed."""
+
+    name: str
+    platforms: str
+    bandwidth_gbs: float
+    tflops_fp32: float  # derived peak for a typical CPU of the platform
     source: str
     notes: str
 
@@ -80,4 +94,5 @@ class Machine:
     ram_bytes: int | None = None
     gpu: Gpu | None = None
     apple: AppleChip | None = None
+    cpu: CpuPlatform | None = None
     from_catalog: bool = True

@@ -1,0 +1,102 @@
+"""What a workload costs: cloud instances that fit it, electricity, and buying the GPUs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import EstimatorError
+from .estimate import estimate
+from .hardware.catalog import cloud_instances, find_gpu
+from .hardware.types import CloudInstance, Machine
+from .resolve import resolve
+from .speed import Range, inference_speed
+from .training_time import training_time
+from .workload import Workload
+
+# Electricity when the user sets no price: US average residential price, about $0.16/kWh in 2023
+# (EIA Electric Power Monthly); the EU household average was EUR 0.287/kWh in H1 2025 (Eurostat).
+DEFAULT_KWH_PRICE_USD = 0.16
+FITTING = ("fits", "tight")
+
+
+@dataclass(frozen=True, slots=True)
+class CloudOption:
+    instance: CloudInstance
+    verdict: str
+    usd_per_hour: float
+    job_usd: Range | None  # training: for the whole job
+    usd_per_million_tokens: Range | None  # inference: at the estimated decode throughput
+
+
+@dataclass(frozen=True, slots=True)
+class Electricity:
+    watts: float
+    kwh_price: float
+    per_hour: float
+    job: Range | None
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    usd: float
+    verified: bool  # False: a street price or estimate, marked UNVERIFIED in the catalog
+    break_even_hours: float | None  # against the cheapest fitting cloud instance
+
+
+def cloud_machine(instance: CloudInstance) -> Machine:
+    gpu = find_gpu(instance.gpu)
+    assert gpu is not None, instance.gpu
+    ram = None if instance.ram_gb is None else round(instance.ram_gb * 2**30)
+    return Machine("gpu", gpu.name, gpu.memory_bytes, instance.gpu_count, ram, gpu=gpu)
+
+
+def cloud_options(workload: Workload, training_tokens: int | None = None) -> list[CloudOption]:
+    """Catalog instances on which the workload fits, cheapest per hour first, with the job's cost
+    (training) or the cost of a million generated tokens (inference) on that instance."""
+    options = []
+    for instance in cloud_instances():
+        hardware = cloud_machine(instance)
+        try:
+            est = estimate(workload, hardware)
+        except EstimatorError:
+            continue  # e.g. a tensor-parallel size that does not divide the heads
+        if est.verdict not in FITTING:
+            continue
+        price = instance.usd_per_hour
+        r = resolve(workload, hardware)
+        job = per_million = None
+        if r.workload.task == "training":
+            time = training_time(r, hardware, training_tokens)
+            job = time.hours * price if time else None
+        else:
+            speed = inference_speed(r, hardware, est)
+            per_million = speed.decode_total.inverse(price * 1e6 / 3600)
+        options.append(CloudOption(instance, est.verdict, price, job, per_million))
+    return sorted(options, key=lambda o: o.usd_per_hour)
+
+
+def electricity(machine: Machine, kwh_price: float, hours: Range | None) -> Electricity | None:
+    """GPU board power x time x price; None when the catalog has no TDP for the device."""
+    if machine.kind != "gpu" or machine.gpu is None or not machine.gpu.tdp_w:
+        return None
+    watts = machine.gpu.tdp_w * machine.count
+    per_hour = watts / 1000 * kwh_price
+    job = Range(hours.low * per_hour, hours.high * per_hour) if hours else None
+    return Electricity(watts, kwh_price, per_hour, job)
+
+
+def purchase(machine: Machine, cheapest_cloud: CloudOption | None) -> Purchase | None:
+    """Launch price of the GPUs, or the catalog's unverified street price."""
+    gpu = machine.gpu
+    if machine.kind != "gpu" or gpu is None:
+        return None
+    if gpu.launch_price_usd:
+        usd, verified = gpu.launch_price_usd, True
+    elif gpu.price_unverified_usd:
+        low, _, high = gpu.price_unverified_usd.partition("-")
+        usd, verified = (float(low) + float(high or low)) / 2, False
+    else:
+        return None
+    total = usd * machine.count
+    hours = total / cheapest_cloud.usd_per_hour if cheapest_cloud else None
+    return Purchase(total, verified, hours)

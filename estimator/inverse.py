@@ -1,0 +1,135 @@
+"""The inverse questions: what is the most (or least) that still fits?
+
+Each answer is found by searching the forward estimate, so it always agrees with it: the largest
+context found fits, and one allocation unit more does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from .errors import EstimatorError
+from .estimate import estimate
+from .hardware.catalog import cloud_instances, gpus
+from .hardware.types import Gpu, Machine
+from .models import catalog
+from .resolve import resolve
+from .result import Estimate
+from .workload import MAX_SEQUENCES, Workload
+
+FITTING = ("fits", "tight")
+# Best quality first, per engine (int8 before int4; GGUF by bits per weight).
+PRECISION_LADDER = {
+    "transformers": ("bf16", "fp8", "int8", "nf4"),
+    "vllm": ("bf16", "fp8", "gptq-int8", "awq"),
+    "llama.cpp": ("f16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "iq4_xs", "q2_k"),
+    "deepspeed": ("bf16",),
+    "torchtune": ("bf16",),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A value and the estimate at that value (None when nothing fits)."""
+
+    value: object | None
+    estimate: Estimate | None
+
+
+def _fits(workload: Workload, machine: Machine | None) -> Estimate | None:
+    try:
+        est = estimate(workload, machine)
+    except EstimatorError:
+        return None
+    return est if est.verdict in FITTING else None
+
+
+def _largest(low: int, high: int, fits: Callable[[int], Estimate | None]) -> Answer:
+    """The largest n in [low, high] for which fits(n) holds, assuming it holds up to some n."""
+    best = fits(low)
+    if best is None:
+        return Answer(None, None)
+    found = low
+    while low < high:
+        mid = (low + high + 1) // 2
+        est = fits(mid)
+        if est is not None:
+            low, found, best = mid, mid, est
+        else:
+            high = mid - 1
+    return Answer(found, best)
+
+
+def context_unit(workload: Workload, machine: Machine | None) -> int:
+    """Tokens one KV allocation unit holds for the engine: vLLM pages, llama.cpp cells."""
+    engine = resolve(workload, machine).workload.engine
+    return {"vllm": 16, "llama.cpp": 256}.get(engine or "", 1)
+
+
+def max_context(workload: Workload, machine: Machine) -> Answer:
+    unit = context_unit(workload, machine)
+    limit = workload.model.max_context or 10_000_000
+    answer = _largest(
+        1, limit // unit, lambda n: _fits(replace(workload, context=n * unit), machine)
+    )
+    return Answer(None if answer.value is None else answer.value * unit, answer.estimate)
+
+
+def max_concurrency(workload: Workload, machine: Machine) -> Answer:
+    return _largest(1, MAX_SEQUENCES, lambda n: _fits(replace(workload, concurrency=n), machine))
+
+
+def best_precision(workload: Workload, machine: Machine) -> Answer:
+    engine = resolve(workload, machine).workload.engine or "transformers"
+    for name in PRECISION_LADDER[engine]:
+        if name == "fp8" and machine.gpu is not None and not machine.gpu.fp8:
+            continue
+        est = _fits(replace(workload, precision=name), machine)
+        if est is not None:
+            return Answer(name, est)
+    return Answer(None, None)
+
+
+def largest_model(workload: Workload, machine: Machine) -> Answer:
+    """The catalog model with the most parameters for which the workload fits."""
+    for model in sorted(catalog.models(), key=lambda m: m.architecture.params, reverse=True):
+        est = _fits(replace(workload, model=model.architecture), machine)
+        if est is not None:
+            return Answer(model.name, est)
+    return Answer(None, None)
+
+
+def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
+    """The catalog GPU with the least memory on which it fits: NVIDIA first among equals (every
+    engine and quantization library here runs on CUDA), then the lowest launch price."""
+
+    def key(g: Gpu) -> tuple[float, bool, float]:
+        return g.memory_gib, g.vendor != "NVIDIA", g.launch_price_usd or float("inf")
+
+    for gpu in sorted((g for g in gpus() if g.laptop == laptops), key=key):
+        est = _fits(workload, Machine("gpu", gpu.name, gpu.memory_bytes, gpu=gpu))
+        if est is not None:
+            return Answer(gpu.name, est)
+    return Answer(None, None)
+
+
+def gpus_needed(
+    workload: Workload, gpu: Gpu, ram_bytes: int | None = None, most: int = 64
+) -> Answer:
+    """How many GPUs of one kind the workload needs (the fewest that fit)."""
+    for count in range(1, most + 1):
+        est = _fits(workload, Machine("gpu", gpu.name, gpu.memory_bytes, count, ram_bytes, gpu=gpu))
+        if est is not None:
+            return Answer(count, est)
+    return Answer(None, None)
+
+
+def cheapest_cloud(workload: Workload) -> Answer:
+    from .cost import cloud_machine
+
+    for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
+        est = _fits(workload, cloud_machine(instance))
+        if est is not None:
+            return Answer(f"{instance.provider} {instance.instance}", est)
+    return Answer(None, None)

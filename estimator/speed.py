@@ -1,0 +1,202 @@
+"""Inference speed: decode is bound by memory bandwidth, prefill by compute. Ranges, not points.
+
+A decode step reads every active weight once for the whole batch plus each sequence's KV cache:
+  step time = max(bytes read / (bandwidth x efficiency), batch x 2 x active params / (FLOP/s x mfu)).
+Mixture-of-experts layers read only the experts the batch's tokens touch: with E experts, k per
+token and uniform routing, a batch of S tokens touches E x (1 - (1 - k/E)^S) of them.
+Prefill is compute bound: 2 x active params FLOPs per token plus causal attention
+(2 x layers x prompt x query width), at an achievable fraction of peak tensor FLOP/s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hardware.types import Machine
+from .memory.kv_cache import layout
+from .models.types import Architecture
+from .precision import WeightFormat, _linear_bytes
+from .resolve import Resolved
+from .result import Estimate, Note
+from .speed_factors import (
+    CPU_DEFAULT,
+    Factor,
+    decode_factors,
+    device_tflops,
+    prefill_factor,
+    tensor_parallel_scaling,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    low: float
+    high: float
+
+    def __mul__(self, factor: float) -> Range:
+        return Range(self.low * factor, self.high * factor)
+
+    def inverse(self, numerator: float) -> Range:
+        return Range(numerator / self.high, numerator / self.low)
+
+
+@dataclass(frozen=True, slots=True)
+class Speed:
+    decode_per_sequence: Range  # tokens/s for one sequence
+    decode_total: Range  # tokens/s over all concurrent sequences
+    prefill: Range | None  # prompt tokens/s (None when the device's FLOP/s are unknown)
+    time_to_first_token: Range | None  # seconds for the prompt of one batch
+    bytes_per_step: int
+    steps: tuple[Note, ...]
+    assumptions: tuple[Note, ...] = ()
+
+
+def active_weight_bytes(arch: Architecture, fmt: WeightFormat, tokens: int) -> int:
+    """Weight bytes one decode step of `tokens` sequences reads (input embeddings excluded: a
+    token reads one row of them)."""
+    if fmt.gguf:
+        per = fmt.bits / 8
+        linear = sum(
+            lin.d_in * lin.d_out * lin.count * _touched(lin, tokens) for lin in arch.linears
+        )
+        return round(per * (linear + arch.lm_head_params + arch.other_params))
+    head = arch.lm_head_params or arch.embedding_params  # tied models read the table as lm_head
+    wide = 4 if fmt.name == "fp32" else 2
+    linear = sum(_linear_bytes(lin, fmt) * _touched(lin, tokens) for lin in arch.linears)
+    return round(linear + wide * (head + arch.other_params))
+
+
+def _touched(lin, tokens: int) -> float:
+    """Share of a kind of matrix a batch of `tokens` tokens reads."""
+    if lin.active_count == lin.count:
+        return 1.0
+    share = lin.active_count / lin.count
+    return 1 - (1 - share) ** tokens
+
+
+def active_flops_per_token(arch: Architecture) -> int:
+    """2 x the parameters one token multiplies through (no input embedding lookup)."""
+    head = arch.lm_head_params or arch.embedding_params
+    return 2 * (sum(lin.d_in * lin.d_out * lin.active_count for lin in arch.linears) + head)
+
+
+def _step_time(bytes_: float, bandwidth: float, eff: Factor, overhead: Factor) -> Range:
+    """Seconds for one decode step: fastest (high efficiency, low overhead) to slowest."""
+    return Range(
+        bytes_ / (bandwidth * eff.high) + overhead.low / 1000,
+        bytes_ / (bandwidth * eff.low) + overhead.high / 1000,
+    )
+
+
+def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed:
+    w = r.workload
+    arch = w.model
+    engine = w.engine or "transformers"
+    sequences = w.concurrency * w.batch
+    context = w.context or 1
+    prompt = min(w.prompt_tokens or context, context)
+    weights = active_weight_bytes(arch, r.weight_format, sequences)
+    lay = layout(
+        arch, r.kv_element_bytes, mla_latent=engine != "transformers", cap_sliding=engine != "vllm"
+    )
+    per_token = lay.elements_per_token_layer * lay.element_bytes
+    window = min(context, lay.window or context)
+    kv_read = round(
+        sequences * per_token * (lay.full_layers * context + lay.sliding_layers * window)
+    )
+    step_bytes = weights + kv_read
+    steps = [
+        Note(
+            "decode_bytes",
+            {"weights": weights, "kv": kv_read, "sequences": sequences, "bytes": step_bytes},
+        )
+    ]
+
+    assumptions: list[Note] = []
+    bandwidth, flops = _device_rates(machine, engine, steps, assumptions)
+    eff, overhead = decode_factors(engine, machine.kind)
+    offload = est.offload
+    if offload is not None and offload.gpu_layers is not None and offload.total_layers:
+        # Layers left in RAM run on the CPU, one after the other with those on the GPU.
+        cpu_share = 1 - offload.gpu_layers / offload.total_layers
+        cpu = machine.cpu or CPU_DEFAULT
+        cpu_eff, _ = decode_factors("llama.cpp", "cpu")
+        on_gpu = _step_time(step_bytes * (1 - cpu_share), bandwidth, eff, overhead)
+        on_cpu = _step_time(
+            step_bytes * cpu_share, cpu.bandwidth_gbs * 1e9, cpu_eff, Factor(0, 0, "")
+        )
+        step = Range(on_gpu.low + on_cpu.low, on_gpu.high + on_cpu.high)
+        steps.append(Note("decode_offload", {"cpu_share": cpu_share, "cpu": cpu.name}))
+    else:
+        step = _step_time(step_bytes, bandwidth, eff, overhead)
+    flops_per_token = active_flops_per_token(arch)
+    mfu = prefill_factor(engine, machine.kind)
+    if flops:
+        compute = Range(
+            sequences * flops_per_token / (flops * mfu.high),
+            sequences * flops_per_token / (flops * mfu.low),
+        )
+        step = Range(max(step.low, compute.low), max(step.high, compute.high))
+    per_sequence = Range(1 / step.high, 1 / step.low)
+    steps.append(
+        Note(
+            "decode_speed",
+            {
+                "bandwidth_gbs": bandwidth / 1e9,
+                "efficiency_low": eff.low,
+                "efficiency_high": eff.high,
+                "overhead_low": overhead.low,
+                "overhead_high": overhead.high,
+                "low": per_sequence.low,
+                "high": per_sequence.high,
+                "sequences": sequences,
+            },
+        )
+    )
+    prefill = ttft = None
+    if flops:
+        flops_prompt = flops_per_token + 2 * arch.num_layers * prompt * arch.q_width
+        prefill = Range(flops * mfu.low / flops_prompt, flops * mfu.high / flops_prompt)
+        ttft = prefill.inverse(prompt * sequences)
+        steps.append(
+            Note(
+                "prefill_speed",
+                {
+                    "tflops": flops / 1e12,
+                    "mfu_low": mfu.low,
+                    "mfu_high": mfu.high,
+                    "flops_per_token": flops_prompt,
+                    "low": prefill.low,
+                    "high": prefill.high,
+                },
+            )
+        )
+    return Speed(per_sequence, per_sequence * sequences, prefill, ttft, step_bytes, tuple(steps), tuple(assumptions))
+
+
+def _device_rates(
+    machine: Machine, engine: str, steps: list[Note], assumptions: list[Note]
+) -> tuple[float, float | None]:
+    """Bandwidth (bytes/s) and peak FLOP/s the decode loop sees."""
+    tflops = device_tflops(machine)
+    flops = tflops * 1e12 if tflops else None
+    if machine.kind == "cpu":
+        cpu = machine.cpu or CPU_DEFAULT
+        if machine.cpu is None:
+            assumptions.append(Note("default_cpu", {"cpu": cpu.name, "bandwidth_gbs": cpu.bandwidth_gbs}))
+        return cpu.bandwidth_gbs * 1e9, flops
+    if machine.kind == "apple":
+        assert machine.apple is not None
+        return machine.apple.bandwidth_gbs * 1e9, flops
+    gpu = machine.gpu
+    bandwidth = (gpu.bandwidth_gbs or 0) * 1e9 if gpu else 0.0
+    if engine == "vllm" and machine.count > 1 and gpu is not None:
+        # Tensor parallel: every GPU reads its shard at once, then the GPUs all-reduce.
+        scaling = tensor_parallel_scaling(machine.count, gpu.nvlink)
+        steps.append(Note("tensor_parallel_speed", {"devices": machine.count, "scaling": scaling}))
+        return (
+            bandwidth * machine.count * scaling,
+            flops * machine.count * scaling if flops else None,
+        )
+    # A layer split runs the GPUs one after another: one GPU's bandwidth at a time.
+    return bandwidth, flops

@@ -1,0 +1,113 @@
+"""Training time: FLOPs per token over achievable FLOP/s.
+
+Full training costs 6 x parameters FLOPs per token (2 forward, 4 backward: Kaplan et al. 2020,
+"Scaling Laws", C ~ 6N per token). LoRA/QLoRA freeze the base: no weight gradients for it, so
+forward 2P + activation gradients 2P + 6 x the adapters. Gradient checkpointing runs the forward
+pass twice: +2P (Korthikanti et al. 2022). Mixture-of-experts models count active parameters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hardware.types import Machine
+from .memory.training import lora_params
+from .resolve import Resolved
+from .result import Note
+from .speed import Range, active_flops_per_token
+from .speed_factors import CPU_DEFAULT, Factor
+
+# Model FLOPs utilisation of training, by device class.
+MFU = {
+    "datacenter": Factor(
+        0.35, 0.5, "Llama 3 405B 38-43% BF16 MFU on H100; Megatron-LM 44-52% on A100; PaLM 46.2%"
+    ),
+    "consumer": Factor(
+        0.35, 0.5, "torchtune Llama 3.1 8B full fine-tune on one RTX 4090: 1650 tokens/s, ~48% MFU"
+    ),
+    "workstation": Factor(0.35, 0.5, "as datacenter GPUs (same tensor cores, no published row)"),
+    "qlora": Factor(
+        0.25, 0.4, "Qwen-7B Q-LoRA on one A100: ~2,340 tokens/s, ~35% MFU (Qwen README profile)"
+    ),
+    "apple": Factor(
+        0.2,
+        0.4,
+        "no published LLM training row on Apple GPUs: half of the GPU range, an assumption",
+    ),
+    "cpu": Factor(
+        0.2,
+        0.4,
+        "llama.cpp CPU prefill reaches ~30% of FP32 peak (S038); training kernels no better",
+    ),
+}
+DEFAULT_TOKENS = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingTime:
+    tokens: int
+    flops_per_token: int
+    tokens_per_second: Range
+    hours: Range
+    steps: tuple[Note, ...]
+
+
+def flops_per_token(r: Resolved) -> int:
+    w = r.workload
+    arch = w.model
+    forward = active_flops_per_token(arch)
+    if w.method in ("lora", "qlora"):
+        adapters = lora_params(arch, w.lora_rank, w.lora_targets)
+        total = 2 * forward + 6 * adapters
+    elif w.method == "freeze":
+        trainable_share = min(1.0, 2 / arch.num_layers)
+        total = forward + round(2 * forward * trainable_share)
+    else:
+        total = 3 * forward
+    return total + (forward if w.grad_checkpointing else 0)
+
+
+def training_time(r: Resolved, machine: Machine, tokens: int | None) -> TrainingTime | None:
+    """Time to train on `tokens` tokens (a million when not given); None when the device's
+    FLOP/s are unknown (a GPU given only by its memory size)."""
+    count = tokens or DEFAULT_TOKENS
+    per_token = flops_per_token(r)
+    peak, devices, mfu = _peak(r, machine)
+    if not peak:
+        return None
+    rate = Range(peak * devices * mfu.low / per_token, peak * devices * mfu.high / per_token)
+    hours = rate.inverse(count / 3600)
+    steps = (
+        Note(
+            "training_time",
+            {
+                "tokens": count,
+                "flops_per_token": per_token,
+                "tflops": peak / 1e12,
+                "devices": devices,
+                "mfu_low": mfu.low,
+                "mfu_high": mfu.high,
+                "low": hours.low,
+                "high": hours.high,
+            },
+        ),
+    )
+    return TrainingTime(count, per_token, rate, hours, steps)
+
+
+def _peak(r: Resolved, machine: Machine) -> tuple[float, int, Factor]:
+    """Peak FLOP/s of one device, the device count, and the MFU range."""
+    if machine.kind == "cpu":
+        return (machine.cpu or CPU_DEFAULT).tflops_fp32 * 1e12, 1, MFU["cpu"]
+    if machine.kind == "apple":
+        assert machine.apple is not None
+        return machine.apple.gpu_tflops_fp32[0] * 1e12, 1, MFU["apple"]
+    gpu = machine.gpu
+    fp32 = r.weight_format.name == "fp32"
+    tflops = (gpu.tflops_fp32 if fp32 else gpu.tflops_bf16) if gpu else None
+    mfu = (
+        MFU["qlora"]
+        if r.workload.method == "qlora"
+        else MFU.get(gpu.segment if gpu else "", MFU["datacenter"])
+    )
+    return (tflops or 0.0) * 1e12, machine.count, mfu
