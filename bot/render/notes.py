@@ -30,8 +30,15 @@ _SIZES = {
 _PER_TOKEN = {"per_token_bytes", "checkpoint_per_token", "layer_per_token"}
 _COUNTS = {"params", "trainable_params", "adapter_params"}
 _SHARES = {
-    "fraction", "utilization", "headroom", "efficiency_low", "efficiency_high", "mfu_low", "mfu_high",
-    "scaling", "cpu_share",
+    "fraction",
+    "utilization",
+    "headroom",
+    "efficiency_low",
+    "efficiency_high",
+    "mfu_low",
+    "mfu_high",
+    "scaling",
+    "cpu_share",
 }
 _FLOPS = {"flops_per_token"}
 _INTEGERS = {

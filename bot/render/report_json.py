@@ -5,7 +5,15 @@ from __future__ import annotations
 from estimator.report import Report
 from estimator.speed import Range
 
-from ..schemas import CloudOut, CostOut, ElectricityOut, PurchaseOut, RangeOut, SpeedOut, TrainingTimeOut
+from ..schemas import (
+    CloudOut,
+    CostOut,
+    ElectricityOut,
+    PurchaseOut,
+    RangeOut,
+    SpeedOut,
+    TrainingTimeOut,
+)
 
 
 def _range(r: Range | None) -> RangeOut | None:
@@ -23,7 +31,9 @@ def speed(rep: Report) -> SpeedOut | None:
         time_to_first_token_s=_range(s.time_to_first_token) if s else None,
         training=None
         if t is None
-        else TrainingTimeOut(tokens=t.tokens, tokens_per_s=_range(t.tokens_per_second), hours=_range(t.hours)),
+        else TrainingTimeOut(
+            tokens=t.tokens, tokens_per_s=_range(t.tokens_per_second), hours=_range(t.hours)
+        ),
     )
 
 
@@ -47,7 +57,10 @@ def cost(rep: Report) -> CostOut:
         electricity=None
         if power is None
         else ElectricityOut(
-            watts=power.watts, kwh_price_usd=power.kwh_price, usd_per_hour=power.per_hour, job_usd=_range(power.job)
+            watts=power.watts,
+            kwh_price_usd=power.kwh_price,
+            usd_per_hour=power.per_hour,
+            job_usd=_range(power.job),
         ),
         purchase=None
         if buy is None

@@ -21,40 +21,87 @@ def lines(rep: Report, lang: str) -> list[str]:
         seqs = rep.estimate.inputs.concurrency * rep.estimate.inputs.batch
         out.append(
             "  "
-            + t("table.decode", lang, low=_n(s.decode_per_sequence.low, lang), high=_n(s.decode_per_sequence.high, lang),
-                total_low=_n(s.decode_total.low, lang), total_high=_n(s.decode_total.high, lang), sequences=seqs)
+            + t(
+                "table.decode",
+                lang,
+                low=_n(s.decode_per_sequence.low, lang),
+                high=_n(s.decode_per_sequence.high, lang),
+                total_low=_n(s.decode_total.low, lang),
+                total_high=_n(s.decode_total.high, lang),
+                sequences=seqs,
+            )
         )
         if s.prefill is not None and s.time_to_first_token is not None:
             out.append(
                 "  "
-                + t("table.prefill", lang, low=_n(s.prefill.low, lang), high=_n(s.prefill.high, lang),
-                    ttft_low=_n(s.time_to_first_token.low, lang), ttft_high=_n(s.time_to_first_token.high, lang))
+                + t(
+                    "table.prefill",
+                    lang,
+                    low=_n(s.prefill.low, lang),
+                    high=_n(s.prefill.high, lang),
+                    ttft_low=_n(s.time_to_first_token.low, lang),
+                    ttft_high=_n(s.time_to_first_token.high, lang),
+                )
             )
     if tr is not None:
         out.append(
             "  "
-            + t("table.training_time", lang, tokens=numbers.integer(tr.tokens, lang), low=_n(tr.hours.low, lang),
-                high=_n(tr.hours.high, lang), rate_low=_n(tr.tokens_per_second.low, lang),
-                rate_high=_n(tr.tokens_per_second.high, lang))
+            + t(
+                "table.training_time",
+                lang,
+                tokens=numbers.integer(tr.tokens, lang),
+                low=_n(tr.hours.low, lang),
+                high=_n(tr.hours.high, lang),
+                rate_low=_n(tr.tokens_per_second.low, lang),
+                rate_high=_n(tr.tokens_per_second.high, lang),
+            )
         )
     out += ["", t("table.cost", lang)]
     if not rep.cloud:
         out.append("  " + t("table.cloud_none", lang))
     for o in rep.cloud:
         price = numbers.number(round(o.usd_per_hour, 2), lang)
-        common = {"provider": o.instance.provider, "instance": o.instance.instance, "price": price,
-                  "verdict": t(f"verdict.{o.verdict}", lang)}
+        common = {
+            "provider": o.instance.provider,
+            "instance": o.instance.instance,
+            "price": price,
+            "verdict": t(f"verdict.{o.verdict}", lang),
+        }
         if o.job_usd is not None:
-            out.append("  " + t("table.cloud_job", lang, low=_n(o.job_usd.low, lang), high=_n(o.job_usd.high, lang), **common))
+            out.append(
+                "  "
+                + t(
+                    "table.cloud_job",
+                    lang,
+                    low=_n(o.job_usd.low, lang),
+                    high=_n(o.job_usd.high, lang),
+                    **common,
+                )
+            )
         elif o.usd_per_million_tokens is not None:
             r = o.usd_per_million_tokens
-            out.append("  " + t("table.cloud_tokens", lang, low=_n(r.low, lang), high=_n(r.high, lang), **common))
+            out.append(
+                "  "
+                + t(
+                    "table.cloud_tokens", lang, low=_n(r.low, lang), high=_n(r.high, lang), **common
+                )
+            )
     power = rep.electricity
     if power is not None:
-        text = t("table.electricity", lang, watts=numbers.integer(power.watts, lang),
-                 price=numbers.number(power.kwh_price, lang), per_hour=_n(power.per_hour, lang))
+        text = t(
+            "table.electricity",
+            lang,
+            watts=numbers.integer(power.watts, lang),
+            price=numbers.number(power.kwh_price, lang),
+            per_hour=_n(power.per_hour, lang),
+        )
         if power.job is not None:
-            text += t("table.electricity_job", lang, low=_n(power.job.low, lang), high=_n(power.job.high, lang))
+            text += t(
+                "table.electricity_job",
+                lang,
+                low=_n(power.job.low, lang),
+                high=_n(power.job.high, lang),
+            )
         out.append("  " + text)
     buy = rep.purchase
     if buy is not None:
