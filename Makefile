@@ -28,3 +28,4 @@ calibrate: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/estimate_speed.py
+	$(BIN)/python bench/inverse_speed.py

@@ -8,6 +8,7 @@ from dataclasses import asdict
 
 from estimator.calibration.compare import run as run_rows
 from estimator.calibration.compare import summarise
+from estimator.calibration.speed_compare import FACTOR_TARGET, run_speed
 
 from ..i18n import language, t
 from ..render import numbers
@@ -19,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
     lang = language(args.lang)
     results = run_rows()
     summary = summarise(results)
+    speeds = run_speed()
     if args.json:
         print(
             json.dumps(
@@ -39,6 +41,21 @@ def run(args: argparse.Namespace) -> int:
                         for r in results
                     ],
                     "summary": [asdict(s) for s in summary],
+                    "speed": [
+                        {
+                            "id": s.id,
+                            "kind": s.kind,
+                            "model": s.model,
+                            "hardware": s.hardware,
+                            "engine": s.engine,
+                            "measured_tokens_per_s": s.measured,
+                            "estimated_low": s.estimated.low,
+                            "estimated_high": s.estimated.high,
+                            "factor": s.factor,
+                            "inside_range": s.inside,
+                        }
+                        for s in speeds
+                    ],
                 },
                 indent=2,
             )
@@ -61,4 +78,24 @@ def run(args: argparse.Namespace) -> int:
         else:
             median = numbers.percent(s.median_abs_error, lang, decimals=1)
             print(t("calibrate.summary", lang, kind=s.kind, rows=s.rows, median=median))
+    print()
+    print(t("calibrate.speed_header", lang))
+    for s in speeds:
+        print(
+            f"{s.id:<6}{s.kind:<9}{s.model[:14]:<15}{s.hardware[:18]:<19}{s.engine:<13}"
+            f"{s.measured:>9.1f}{s.estimated.low:>9.1f}-{s.estimated.high:<9.1f}x{s.factor:.2f}"
+        )
+    for kind in ("decode", "prefill"):
+        rows = [s for s in speeds if s.kind == kind]
+        within = sum(s.factor <= FACTOR_TARGET for s in rows)
+        print(
+            t(
+                "calibrate.speed_summary",
+                lang,
+                kind=kind,
+                within=within,
+                rows=len(rows),
+                factor=FACTOR_TARGET,
+            )
+        )
     return 0

@@ -188,3 +188,123 @@ def test_console_script_runs_cold():
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["inputs"]["engine"] == "llama.cpp"
+
+
+def test_estimate_json_has_speed_and_cost(capsys):
+    code, out, _ = run(
+        capsys,
+        "estimate",
+        "--model",
+        "qwen2.5-7b",
+        "--task",
+        "inference",
+        "--gpu",
+        "4090",
+        "--concurrency",
+        "4",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0
+    speed = data["speed"]
+    assert 0 < speed["decode_tokens_per_s"]["low"] <= speed["decode_tokens_per_s"]["high"]
+    assert speed["decode_total_tokens_per_s"]["low"] == pytest.approx(
+        4 * speed["decode_tokens_per_s"]["low"]
+    )
+    cloud = data["cost"]["cloud"]
+    assert cloud and [c["usd_per_hour"] for c in cloud] == sorted(c["usd_per_hour"] for c in cloud)
+    assert data["cost"]["purchase"] == {
+        "usd": 1599.0,
+        "verified": True,
+        "break_even_hours": pytest.approx(1599.0 / cloud[0]["usd_per_hour"]),
+    }
+    assert data["cost"]["electricity"]["watts"] == 450
+
+
+def test_training_tokens_and_kwh_price(capsys):
+    code, out, _ = run(
+        capsys,
+        "estimate",
+        "--model",
+        "qwen2.5-7b",
+        "--task",
+        "training",
+        "--method",
+        "qlora",
+        "--gpu",
+        "4090",
+        "--tokens",
+        "20M",
+        "--kwh-price",
+        "0.30",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["speed"]["training"]["tokens"] == 20_000_000
+    power = data["cost"]["electricity"]
+    assert power["usd_per_hour"] == pytest.approx(0.45 * 0.30)
+    assert power["job_usd"]["low"] == pytest.approx(
+        data["speed"]["training"]["hours"]["low"] * 0.135
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (
+            ["context", "--model", "qwen2.5-7b", "--task", "inference", "--gpu", "4090"],
+            "Largest context that fits",
+        ),
+        (
+            ["precision", "--model", "qwen2.5-32b", "--task", "inference", "--gpu", "4090"],
+            "Best precision that fits: nf4",
+        ),
+        (
+            ["model", "--task", "training", "--method", "qlora", "--gpu", "4090"],
+            "Largest catalog model that fits",
+        ),
+        (
+            [
+                "gpus",
+                "--model",
+                "llama-3.1-70b",
+                "--task",
+                "inference",
+                "--engine",
+                "vllm",
+                "--gpu",
+                "a100 80gb",
+            ],
+            "GPUs of this kind needed: 2",
+        ),
+    ],
+)
+def test_fit_questions(capsys, argv, needle):
+    code, out, _ = run(capsys, "fit", *argv)
+    assert code == 0 and out.splitlines()[0].startswith(needle)
+
+
+def test_fit_json_and_missing_hardware(capsys):
+    code, out, _ = run(
+        capsys,
+        "fit",
+        "concurrency",
+        "--model",
+        "qwen2.5-7b",
+        "--task",
+        "inference",
+        "--engine",
+        "vllm",
+        "--gpu",
+        "4090",
+        "--json",
+    )
+    data = json.loads(out)
+    assert (
+        code == 0
+        and data["question"] == "concurrency"
+        and data["estimate"]["verdict"] in ("fits", "tight")
+    )
+    assert data["estimate"]["inputs"]["concurrency"] == data["answer"]
+    code, _, err = run(capsys, "fit", "context", "--model", "qwen2.5-7b", "--task", "inference")
+    assert code == 2 and "needs the hardware" in err
