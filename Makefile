@@ -29,3 +29,4 @@ calibrate: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/estimate_speed.py
 	$(BIN)/python bench/inverse_speed.py
+	$(BIN)/python bench/advice_speed.py

@@ -20,7 +20,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> None:
     p.add_argument(
-        "--model", required=model_required, help="catalog name, HF id, size like 7B, or a config.json path"
+        "--model",
+        required=model_required,
+        help="catalog name, HF id, size like 7B, or a config.json path",
     )
     p.add_argument("--task", required=True, help="inference or training")
     p.add_argument("--method", help="training method: full, lora, qlora or freeze (default full)")
@@ -45,7 +47,10 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
     )
     p.add_argument("--gpus", default="1", help="number of GPUs")
     p.add_argument("--ram", help="CPU RAM in GB (CPU-only machines, offload)")
-    p.add_argument("--cpu", help="CPU memory platform for CPU speed: ddr5-6000, epyc genoa, threadripper pro, ...")
+    p.add_argument(
+        "--cpu",
+        help="CPU memory platform for CPU speed: ddr5-6000, epyc genoa, threadripper pro, ...",
+    )
     p.add_argument(
         "--engine",
         help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, deepspeed, torchtune",
@@ -81,7 +86,9 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
         "--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)"
     )
     p.add_argument("--tokens", help="training tokens for the training time and cost (default 1M)")
-    p.add_argument("--kwh-price", help="electricity price in USD per kWh (default 0.16, the US average)")
+    p.add_argument(
+        "--kwh-price", help="electricity price in USD per kWh (default 0.16, the US average)"
+    )
     p.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
     p.add_argument("--lang", help="en or nl (default: LLM_SIZER_LANG, else en)")
 
@@ -90,8 +97,12 @@ def parser() -> argparse.ArgumentParser:
     p = _Parser(prog="llm-sizer", description="Will this model run or fine-tune on my hardware?")
     p.add_argument("--version", action="version", version=f"llm-sizer {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    _estimate_args(sub.add_parser("estimate", help="memory, verdict, speed and cost of one workload"))
-    fit = sub.add_parser("fit", help="the inverse questions: largest context, most users, best precision, ...")
+    _estimate_args(
+        sub.add_parser("estimate", help="memory, verdict, speed and cost of one workload")
+    )
+    fit = sub.add_parser(
+        "fit", help="the inverse questions: largest context, most users, best precision, ..."
+    )
     fit.add_argument(
         "question",
         choices=("context", "concurrency", "precision", "model", "gpu", "gpus", "cloud"),

@@ -61,6 +61,8 @@ class RecommendationOut(BaseModel):
     detail: str
     memory_bytes: int | None
     verdict: str | None
+    primary: bool = False  # the first rung of a fit ladder that fits: the recommendation
+    group: str = "note"
 
 
 class RangeOut(BaseModel):

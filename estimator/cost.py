@@ -85,8 +85,9 @@ def electricity(machine: Machine, kwh_price: float, hours: Range | None) -> Elec
     return Electricity(watts, kwh_price, per_hour, job)
 
 
-def purchase(machine: Machine, cheapest_cloud: CloudOption | None) -> Purchase | None:
-    """Launch price of the GPUs, or the catalog's unverified street price."""
+def purchase(machine: Machine, cloud_usd_per_hour: float | None) -> Purchase | None:
+    """Launch price of the GPUs, or the catalog's unverified street price, and the hours of
+    cloud time at `cloud_usd_per_hour` it buys."""
     gpu = machine.gpu
     if machine.kind != "gpu" or gpu is None:
         return None
@@ -98,5 +99,5 @@ def purchase(machine: Machine, cheapest_cloud: CloudOption | None) -> Purchase |
     else:
         return None
     total = usd * machine.count
-    hours = total / cheapest_cloud.usd_per_hour if cheapest_cloud else None
+    hours = total / cloud_usd_per_hour if cloud_usd_per_hour else None
     return Purchase(total, verified, hours)

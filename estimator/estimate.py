@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .capacity import fit_verdict, ram_usable, usable_bytes
 from .hardware.types import Machine
 from .memory import constants as k
@@ -43,8 +45,12 @@ def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
     )
 
 
+@lru_cache(maxsize=4096)
 def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
-    """Memory of `workload`, per device of `machine` (or for one device when none is given)."""
+    """Memory of `workload`, per device of `machine` (or for one device when none is given).
+
+    Pure, so memoised: the advice and the inverse questions ask about the same alternatives
+    again and again."""
     r = resolve(workload, machine)
     w = r.workload
     assumptions = list(r.assumptions)
@@ -62,11 +68,15 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
             Note("no_hardware", {"total": total.total, "per_device": max(c.total for c in parts)})
         )
         return Estimate(inputs, total, devices, "unknown", None, tuple(steps), tuple(assumptions))
-    usable: list[int] = []
-    for i in range(len(parts)):
-        amount, notes = usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, i)
-        usable.append(amount)
-        assumptions += notes
+    # Only the first device differs (it carries the display and says what was assumed).
+    first, notes = usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, 0)
+    assumptions += notes
+    rest = (
+        usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, 1)[0]
+        if len(parts) > 1
+        else first
+    )
+    usable = [first] + [rest] * (len(parts) - 1)
     label = machine.name
     devices = tuple(
         Device(f"{label} #{i}" if len(parts) > 1 else label, c, machine.device_bytes, u)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .errors import EstimatorError
 from .estimate import estimate
-from .hardware.catalog import cloud_instances, gpus
+from .hardware.catalog import cloud_instances, find_gpu, gpus
 from .hardware.types import Gpu, Machine
 from .models import catalog
 from .resolve import resolve
@@ -117,19 +118,63 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
 def gpus_needed(
     workload: Workload, gpu: Gpu, ram_bytes: int | None = None, most: int = 64
 ) -> Answer:
-    """How many GPUs of one kind the workload needs (the fewest that fit)."""
-    for count in range(1, most + 1):
-        est = _fits(workload, Machine("gpu", gpu.name, gpu.memory_bytes, count, ram_bytes, gpu=gpu))
-        if est is not None:
-            return Answer(count, est)
-    return Answer(None, None)
+    """How many GPUs of one kind the workload needs (the fewest that fit). More GPUs never need
+    more memory per GPU, so a binary search over the counts the engine accepts finds it."""
+    try:
+        engine = resolve(workload, None).workload.engine
+    except EstimatorError:
+        return Answer(None, None)
+    arch = workload.model
+    counts = list(range(1, most + 1))
+    if engine == "vllm":
+        # Tensor parallel must divide the attention heads, and the KV heads or be their multiple.
+        kv = arch.num_kv_heads
+        counts = [
+            n
+            for n in counts
+            if arch.num_heads % n == 0
+            and (arch.mla is not None or (kv % n == 0 if n <= kv else n % kv == 0))
+        ]
+
+    def fits(index: int) -> Estimate | None:
+        count = counts[index]
+        return _fits(
+            workload, Machine("gpu", gpu.name, gpu.memory_bytes, count, ram_bytes, gpu=gpu)
+        )
+
+    answer = _smallest(len(counts), fits)
+    return Answer(None if answer.value is None else counts[answer.value], answer.estimate)
 
 
+def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer:
+    """The smallest index in [0, size) for which fits() holds, assuming it keeps holding after."""
+    if size == 0 or fits(size - 1) is None:
+        return Answer(None, None)
+    low, high = 0, size - 1
+    while low < high:
+        mid = (low + high) // 2
+        if fits(mid) is not None:
+            high = mid
+        else:
+            low = mid + 1
+    return Answer(low, fits(low))
+
+
+@lru_cache(maxsize=1024)
 def cheapest_cloud(workload: Workload) -> Answer:
+    """The catalog cloud instance (a CloudInstance) with the lowest hourly price that fits."""
     from .cost import cloud_machine
 
+    # All GPUs together must at least hold the weights (unless offload moves them to RAM); the
+    # 0.9 leaves room for llama.cpp's input embeddings, which stay in host memory.
+    try:
+        floor = 0 if workload.offload else 0.9 * estimate(workload).components.weights
+    except EstimatorError:
+        return Answer(None, None)
     for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
+        if instance.gpu_count * (find_gpu(instance.gpu).memory_bytes) < floor:
+            continue
         est = _fits(workload, cloud_machine(instance))
         if est is not None:
-            return Answer(f"{instance.provider} {instance.instance}", est)
+            return Answer(instance, est)
     return Answer(None, None)

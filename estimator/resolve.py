@@ -40,6 +40,7 @@ class Resolved:
 
 
 def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
+    """The engine asked for, or the default for the hardware and the load."""
     if w.engine:
         if w.engine == "vllm" and machine is not None and machine.kind == "apple":
             raise EstimatorError("engine_not_on_hardware", engine="vllm", hardware=machine.name)
@@ -57,7 +58,7 @@ def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
 
 
 def _precision(
-    w: Workload, engine: str, machine: Machine | None, notes: list[Note]
+    w: Workload, method: str, engine: str, machine: Machine | None, notes: list[Note]
 ) -> WeightFormat:
     native = w.model.checkpoint_precision
     no_bf16 = machine is not None and machine.gpu is not None and not machine.gpu.bf16
@@ -68,7 +69,7 @@ def _precision(
             key = ENGINE_INT["transformers"]["int4"]
         fmt = weight_format(key)
     elif w.task == "training":
-        fmt = FORMATS["nf4" if w.method == "qlora" else ("fp16" if no_bf16 else "bf16")]
+        fmt = FORMATS["nf4" if method == "qlora" else ("fp16" if no_bf16 else "bf16")]
         notes.append(Note("default_precision", {"precision": fmt.label}))
     elif engine == "llama.cpp":
         fmt = FORMATS["mxfp4" if native == "mxfp4" else LLAMACPP_DEFAULT]
@@ -84,9 +85,9 @@ def _precision(
     if engine != "llama.cpp" and fmt.gguf:
         raise EstimatorError("gguf_needs_llamacpp", precision=fmt.name)
     if w.task == "training":
-        if w.method in ("full", "freeze", "lora") and fmt.name not in _FLOAT:
-            raise EstimatorError("training_needs_float", method=w.method, precision=fmt.name)
-        if w.method == "qlora" and fmt.name not in _QLORA_BASES:
+        if method in ("full", "freeze", "lora") and fmt.name not in _FLOAT:
+            raise EstimatorError("training_needs_float", method=method, precision=fmt.name)
+        if method == "qlora" and fmt.name not in _QLORA_BASES:
             raise EstimatorError("qlora_needs_4bit", precision=fmt.name)
     if no_bf16 and fmt.name == "bf16" and machine is not None:
         notes.append(Note("no_bf16", {"gpu": machine.name}))
@@ -111,14 +112,14 @@ def _kv(w: Workload, engine: str, fmt: WeightFormat, notes: list[Note]) -> tuple
 def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     w = validate(workload)
     notes: list[Note] = []
-    if w.task == "training" and w.method is None:
-        w = replace(w, method="full")
+    method = w.method
+    if w.task == "training" and method is None:
+        method = "full"
         notes.append(Note("default_method", {"method": "full"}))
     if w.task == "inference":
-        w = replace(w, method="full")
+        method = "full"
     engine = _engine(w, machine, notes)
-    w = replace(w, engine=engine)
-    fmt = _precision(w, engine, machine, notes)
+    fmt = _precision(w, method, engine, machine, notes)
     kv_name, kv_bytes = _kv(w, engine, fmt, notes)
     context = w.context
     if context is None:
@@ -130,9 +131,7 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     if w.task == "training" and optimizer is None:
         single = machine is None or machine.count == 1
         optimizer = (
-            "paged_adamw_8bit"
-            if engine == "torchtune" and w.method == "full" and single
-            else "adamw"
+            "paged_adamw_8bit" if engine == "torchtune" and method == "full" and single else "adamw"
         )
         notes.append(Note("default_optimizer", {"optimizer": optimizer}))
     checkpointing = w.grad_checkpointing
@@ -140,7 +139,7 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         checkpointing = True
         notes.append(Note("default_checkpointing", {}))
     adapter_precision = w.adapter_precision
-    if w.task == "training" and w.method in ("lora", "qlora"):
+    if w.task == "training" and method in ("lora", "qlora"):
         notes.append(Note("lora_settings", {"rank": w.lora_rank, "targets": w.lora_targets}))
         if adapter_precision is None:
             adapter_precision = "bf16" if engine == "torchtune" else "fp32"
@@ -149,6 +148,8 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         raise EstimatorError("zero_needs_training")
     w = replace(
         w,
+        method=method,
+        engine=engine,
         precision=fmt.name,
         kv_precision=kv_name,
         context=context,

@@ -4,7 +4,7 @@ structured notes (a key and numbers) that front ends word in the user's language
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 COMPONENTS = (
@@ -35,13 +35,31 @@ class Components:
 
     @property
     def total(self) -> int:
-        return sum(getattr(self, f.name) for f in fields(self))
+        return (
+            self.weights
+            + self.kv_cache
+            + self.activations
+            + self.gradients
+            + self.optimizer_states
+            + self.master_weights
+            + self.adapters
+            + self.overhead
+        )
 
     def __add__(self, other: Components) -> Components:
-        return Components(*(getattr(self, f.name) + getattr(other, f.name) for f in fields(self)))
+        return Components(
+            self.weights + other.weights,
+            self.kv_cache + other.kv_cache,
+            self.activations + other.activations,
+            self.gradients + other.gradients,
+            self.optimizer_states + other.optimizer_states,
+            self.master_weights + other.master_weights,
+            self.adapters + other.adapters,
+            self.overhead + other.overhead,
+        )
 
     def as_dict(self) -> dict[str, int]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {name: getattr(self, name) for name in COMPONENTS}
 
 
 @dataclass(frozen=True, slots=True)

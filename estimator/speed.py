@@ -171,7 +171,15 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed:
                 },
             )
         )
-    return Speed(per_sequence, per_sequence * sequences, prefill, ttft, step_bytes, tuple(steps), tuple(assumptions))
+    return Speed(
+        per_sequence,
+        per_sequence * sequences,
+        prefill,
+        ttft,
+        step_bytes,
+        tuple(steps),
+        tuple(assumptions),
+    )
 
 
 def _device_rates(
@@ -183,7 +191,9 @@ def _device_rates(
     if machine.kind == "cpu":
         cpu = machine.cpu or CPU_DEFAULT
         if machine.cpu is None:
-            assumptions.append(Note("default_cpu", {"cpu": cpu.name, "bandwidth_gbs": cpu.bandwidth_gbs}))
+            assumptions.append(
+                Note("default_cpu", {"cpu": cpu.name, "bandwidth_gbs": cpu.bandwidth_gbs})
+            )
         return cpu.bandwidth_gbs * 1e9, flops
     if machine.kind == "apple":
         assert machine.apple is not None

@@ -13,6 +13,7 @@ from estimator.hardware.catalog import machine as make_machine
 from estimator.report import report
 from estimator.result import Note
 from estimator.workload import Workload
+from rules import advise
 
 from ..i18n import language
 from ..model_source import resolve_model
@@ -29,7 +30,11 @@ def parse_int(field: str, text: str, *, binary: bool = True) -> int:
     cleaned = text.strip().lower().replace("_", "").replace(",", "")
     m = re.fullmatch(r"(-?\d+(?:\.\d+)?)([kmb]?)", cleaned)
     suffixes = _BINARY if binary else _DECIMAL
-    if not m or (m.group(2) and m.group(2) not in suffixes) or ("." in m.group(1) and not m.group(2)):
+    if (
+        not m
+        or (m.group(2) and m.group(2) not in suffixes)
+        or ("." in m.group(1) and not m.group(2))
+    ):
         raise EstimatorError("not_a_number", field=field, value=text[:30])
     return round(float(m.group(1)) * suffixes.get(m.group(2), 1))
 
@@ -103,26 +108,43 @@ def run(args: argparse.Namespace) -> int:
         workload, machine, model_notes = build(args)
         tokens = None if args.tokens is None else parse_int("tokens", args.tokens, binary=False)
         if tokens is not None and not 1 <= tokens <= 10**15:
-            raise EstimatorError("out_of_range", field="tokens", value=args.tokens, low=1, high=10**15)
-        price = DEFAULT_KWH_PRICE_USD if args.kwh_price is None else parse_share("kwh_price", args.kwh_price)
+            raise EstimatorError(
+                "out_of_range", field="tokens", value=args.tokens, low=1, high=10**15
+            )
+        price = (
+            DEFAULT_KWH_PRICE_USD
+            if args.kwh_price is None
+            else parse_share("kwh_price", args.kwh_price)
+        )
         if not 0 <= price <= 100:
-            raise EstimatorError("out_of_range", field="kwh_price", value=args.kwh_price, low=0, high=100)
+            raise EstimatorError(
+                "out_of_range", field="kwh_price", value=args.kwh_price, low=0, high=100
+            )
         rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
+        advice = advise(workload, machine)
     except EstimatorError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
-    notes = list(model_notes) + list(rep.estimate.assumptions) + list(rep.speed.assumptions if rep.speed else ())
+    notes = (
+        list(model_notes)
+        + list(rep.estimate.assumptions)
+        + list(rep.speed.assumptions if rep.speed else ())
+    )
     if rep.training is not None and tokens is None:
         notes.append(Note("default_tokens", {"tokens": rep.training.tokens}))
     if args.kwh_price is None and rep.electricity is not None:
         notes.append(Note("default_kwh_price", {"price": price}))
-    speed_steps = (rep.speed.steps if rep.speed else ()) + (rep.training.steps if rep.training else ())
+    speed_steps = (rep.speed.steps if rep.speed else ()) + (
+        rep.training.steps if rep.training else ()
+    )
     est = replace(rep.estimate, assumptions=tuple(notes), steps=rep.estimate.steps + speed_steps)
     if args.json:
         answer = estimate_json.answer(est, lang)
+        answer.recommendations = estimate_json.recommendations(advice, lang)
         answer.speed = report_json.speed(rep)
         answer.cost = report_json.cost(rep)
         print(answer.model_dump_json(indent=2))
     else:
-        print("\n".join([estimate_text.render(est, lang), *report_text.lines(rep, lang)]))
+        text = [estimate_text.render(est, lang), *estimate_text.recommendations(advice, lang)]
+        print("\n".join([*text, *report_text.lines(rep, lang)]))
     return 0

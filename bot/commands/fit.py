@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from estimator import inverse
 from estimator.errors import EstimatorError
+from estimator.hardware.types import CloudInstance
 
 from ..i18n import language, t
 from ..render import errors, estimate_json, estimate_text, numbers
@@ -37,7 +38,9 @@ def _ask(question: str, args: argparse.Namespace) -> inverse.Answer:
         case "model":
             return inverse.largest_model(workload, machine)
         case "gpu":
-            return inverse.smallest_gpu(workload, laptops=bool(machine and machine.gpu and machine.gpu.laptop))
+            return inverse.smallest_gpu(
+                workload, laptops=bool(machine and machine.gpu and machine.gpu.laptop)
+            )
         case "gpus":
             return inverse.gpus_needed(workload, machine.gpu, machine.ram_bytes)
         case _:
@@ -52,8 +55,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
     value = answer.value
+    if isinstance(value, CloudInstance):
+        value = (
+            f"{value.provider} {value.instance} ({value.usd_per_hour:g} USD/h, {value.price_date})"
+        )
     shown = numbers.integer(value, lang) if isinstance(value, int) else value
-    text = t(f"fit.{args.question}", lang, value=shown) if value is not None else t("fit.none", lang)
+    text = (
+        t(f"fit.{args.question}", lang, value=shown) if value is not None else t("fit.none", lang)
+    )
     if args.json:
         import json
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from estimator.result import Estimate
+from rules import Advice
 
-from ..schemas import AnswerOut, DeviceOut, InputsOut, MemoryOut, OffloadOut
+from ..schemas import AnswerOut, DeviceOut, InputsOut, MemoryOut, OffloadOut, RecommendationOut
 from . import notes
+from .recommendations import texts
 
 
 def answer(est: Estimate, lang: str) -> AnswerOut:
@@ -65,3 +67,21 @@ def answer(est: Estimate, lang: str) -> AnswerOut:
         ],
         recommendations=[],
     )
+
+
+def recommendations(advice: Advice, lang: str) -> list[RecommendationOut]:
+    out = []
+    for rec in advice.recommendations:
+        title, detail = texts(rec, advice.estimate, lang)
+        out.append(
+            RecommendationOut(
+                rule=rec.rule,
+                title=title,
+                detail=detail,
+                memory_bytes=rec.memory_bytes,
+                verdict=rec.verdict,
+                primary=rec.primary,
+                group=rec.group,
+            )
+        )
+    return out

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from estimator.result import COMPONENTS, Estimate
+from rules import Advice
 
 from ..i18n import t
 from . import notes, numbers
+from .recommendations import texts
 
 
 def render(est: Estimate, lang: str) -> str:
@@ -59,3 +61,16 @@ def render(est: Estimate, lang: str) -> str:
         lines += ["", t("table.assumptions", lang)]
         lines += [f"  - {notes.assumption(a, lang)}" for a in est.assumptions]
     return "\n".join(lines)
+
+
+def recommendations(advice: Advice, lang: str) -> list[str]:
+    """Numbered recommendations; the arrow marks the first rung of a fit ladder that fits."""
+    if not advice.recommendations:
+        return []
+    lines = ["", t("table.recommendations", lang)]
+    for n, rec in enumerate(advice.recommendations, 1):
+        title, detail = texts(rec, advice.estimate, lang)
+        mark = "→" if rec.primary else " "
+        lines.append(f"{mark}{n:>2}. {title} [{rec.rule}]")
+        lines.append(f"     {detail}")
+    return lines

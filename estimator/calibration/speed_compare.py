@@ -45,11 +45,21 @@ def _speed(row: SpeedRow, workload: Workload):
     return inference_speed(resolve(workload, hardware), hardware, estimate(workload, hardware))
 
 
-def _result(row: SpeedRow, kind: str, measured: float, estimated: Range, engine: str) -> SpeedResult:
+def _result(
+    row: SpeedRow, kind: str, measured: float, estimated: Range, engine: str
+) -> SpeedResult:
     mid = math.sqrt(estimated.low * estimated.high)
     return SpeedResult(
-        row.id, row.model, row.gpu if row.gpus == 1 else f"{row.gpus}x {row.gpu}", engine, measured, estimated,
-        max(mid / measured, measured / mid), estimated.low <= measured <= estimated.high, kind, row.note,
+        row.id,
+        row.model,
+        row.gpu if row.gpus == 1 else f"{row.gpus}x {row.gpu}",
+        engine,
+        measured,
+        estimated,
+        max(mid / measured, measured / mid),
+        estimated.low <= measured <= estimated.high,
+        kind,
+        row.note,
     )
 
 
@@ -62,8 +72,12 @@ def run_speed() -> list[SpeedResult]:
         decode = _speed(row, workload).decode_per_sequence
         out.append(_result(row, "decode", float(source["decode_tokens_per_s"]), decode, engine))
         if row.prefill_context and source["prefill_tokens_per_s"]:
-            prompt = replace(workload, context=row.prefill_context, prompt_tokens=row.prefill_context)
+            prompt = replace(
+                workload, context=row.prefill_context, prompt_tokens=row.prefill_context
+            )
             prefill = _speed(row, prompt).prefill
             if prefill is not None:
-                out.append(_result(row, "prefill", float(source["prefill_tokens_per_s"]), prefill, engine))
+                out.append(
+                    _result(row, "prefill", float(source["prefill_tokens_per_s"]), prefill, engine)
+                )
     return out

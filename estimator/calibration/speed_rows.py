@@ -31,7 +31,13 @@ def _tg(id: str, model: str, precision: str, hardware: str, **kw: Any) -> SpeedR
 
 
 def _qwen(id: str, model: str, engine: str, gpus: int = 1, precision: str = "bf16") -> SpeedRow:
-    workload = {"task": "inference", "engine": engine, "precision": precision, "context": 2049, "prompt_tokens": 1}
+    workload = {
+        "task": "inference",
+        "engine": engine,
+        "precision": precision,
+        "context": 2049,
+        "prompt_tokens": 1,
+    }
     return SpeedRow(id, model, workload, "A100 80GB SXM4", gpus)
 
 

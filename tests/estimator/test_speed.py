@@ -44,16 +44,22 @@ def test_moe_reads_only_the_experts_a_token_uses(arch):
     fmt = weight_format("bf16")
     one = active_weight_bytes(a, fmt, 1)
     # Top-2 of 8: a quarter of the expert bytes, plus everything that is not an expert.
-    experts = sum(2 * lin.d_in * lin.d_out * lin.count for lin in a.linears if lin.group == "expert")
+    experts = sum(
+        2 * lin.d_in * lin.d_out * lin.count for lin in a.linears if lin.group == "expert"
+    )
     assert one == pytest.approx(2 * a.params - 2 * a.embedding_params - experts * 3 / 4, rel=1e-6)
     # Enough tokens touch every expert: 1 - (1 - 1/4)^64 is 1 to within 1e-8.
-    assert active_weight_bytes(a, fmt, 64) == pytest.approx(2 * a.params - 2 * a.embedding_params, rel=1e-6)
+    assert active_weight_bytes(a, fmt, 64) == pytest.approx(
+        2 * a.params - 2 * a.embedding_params, rel=1e-6
+    )
 
 
 def test_flops_per_token(arch):
     a = arch("qwen2.5 7b")
     matmul = sum(lin.d_in * lin.d_out * lin.count for lin in a.linears) + a.lm_head_params
-    assert matmul == a.params - a.embedding_params - 4_608 * 28 - 7_168 * 28 - 3_584  # no biases or norms
+    assert (
+        matmul == a.params - a.embedding_params - 4_608 * 28 - 7_168 * 28 - 3_584
+    )  # no biases or norms
     assert active_flops_per_token(a) == 2 * matmul
     full = Workload(model=a, task="training", method="full", grad_checkpointing=False)
     lora = Workload(model=a, task="training", method="lora", grad_checkpointing=False)
@@ -77,7 +83,10 @@ def test_training_on_a_cpu_takes_far_longer(arch):
     w = Workload(model=a, task="training", method="lora")
     gpu = machine(gpu="RTX 4090")
     cpu = machine(gpu="cpu", ram_gb=256)
-    assert training_time(resolve(w, cpu), cpu, None).hours.low > 50 * training_time(resolve(w, gpu), gpu, None).hours.high
+    assert (
+        training_time(resolve(w, cpu), cpu, None).hours.low
+        > 50 * training_time(resolve(w, gpu), gpu, None).hours.high
+    )
 
 
 def test_unknown_gpu_flops_give_no_training_time(arch):
@@ -93,7 +102,10 @@ def test_more_bandwidth_is_never_slower(arch, low, factor):
     base = machine(gpu="RTX 4090")
     slow = Machine("gpu", "x", base.device_bytes, gpu=_with_bandwidth(base, low))
     fast = Machine("gpu", "x", base.device_bytes, gpu=_with_bandwidth(base, low * factor))
-    assert _speed(a, fast, engine="vllm").decode_per_sequence.low >= _speed(a, slow, engine="vllm").decode_per_sequence.low
+    assert (
+        _speed(a, fast, engine="vllm").decode_per_sequence.low
+        >= _speed(a, slow, engine="vllm").decode_per_sequence.low
+    )
 
 
 def _with_bandwidth(hw, gbs):
@@ -108,9 +120,10 @@ def test_longer_context_never_decodes_faster(arch, a, b):
     low, high = sorted((a, b))
     m = arch("llama 3.1 8b")
     hw = machine(gpu="A100 80GB")
-    assert _speed(m, hw, engine="vllm", context=high).decode_per_sequence.high <= _speed(
-        m, hw, engine="vllm", context=low
-    ).decode_per_sequence.high
+    assert (
+        _speed(m, hw, engine="vllm", context=high).decode_per_sequence.high
+        <= _speed(m, hw, engine="vllm", context=low).decode_per_sequence.high
+    )
 
 
 SPEED = run_speed()

@@ -1,0 +1,104 @@
+"""Recommendations as sentences: a title and a detail with the numbers, and the commands to
+paste for the launch hints."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from estimator.models import catalog
+from estimator.result import Estimate
+from rules import Recommendation
+
+from ..i18n import t
+from . import numbers
+
+MIB = 1 << 20
+
+
+def _range(low: float, high: float, lang: str) -> str:
+    return f"{numbers.significant(low, lang)}–{numbers.significant(high, lang)}"
+
+
+def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
+    p = rec.params
+    out: dict[str, Any] = {
+        k: v for k, v in p.items() if isinstance(v, str | int) and not isinstance(v, bool)
+    }
+    out.update(
+        memory=numbers.size(rec.memory_bytes or 0, lang),
+        alt_verdict=t(f"verdict.{rec.verdict}", lang) if rec.verdict else "",
+        per_device=numbers.size(p.get("per_device_mib", 0) * MIB, lang),
+        usable=numbers.size(p.get("usable_mib", 0) * MIB, lang),
+        ram=numbers.size(p.get("ram_bytes", 0), lang),
+        data=numbers.size(p.get("data_mib", 0) * MIB, lang),
+        params=numbers.count(p.get("params_m", 0) * 1e6, lang),
+        rows=numbers.integer(p.get("rows", 0), lang),
+        features=numbers.integer(p.get("features", 0), lang),
+        context=numbers.integer(p.get("context", 0), lang),
+        cpu_tps=_range(p.get("cpu_tps_low", 0), p.get("cpu_tps_high", 0), lang),
+        cpu_hours=_range(p.get("cpu_hours_low", 0), p.get("cpu_hours_high", 0), lang),
+        gpu_hours=_range(p.get("gpu_hours_low", 0), p.get("gpu_hours_high", 0), lang),
+        usd_per_hour=numbers.number(p.get("usd_per_hour", 0), lang),
+        purchase=f"{numbers.integer(p.get('purchase_usd', 0), lang)} USD",
+        cloud_price=numbers.number(p.get("cloud_usd_per_hour_x100", 0) / 100, lang),
+        break_even_hours=numbers.integer(p.get("break_even_hours", 0), lang),
+        power_per_hour=numbers.number(p.get("power_usd_per_hour_x1000", 0) / 1000, lang),
+        gpu_watts=numbers.integer(p.get("gpu_watts", 0), lang),
+    )
+    return out
+
+
+def command(rec: Recommendation, est: Estimate) -> str:
+    """What to paste to run what was estimated (launch hints only)."""
+    i = est.inputs
+    found = catalog.find(i.model)
+    repo = found.hf_id if found else i.model
+    if rec.rule == "launch_vllm":
+        parts = [
+            f"vllm serve {repo}",
+            f"--max-model-len {i.context}",
+            "--gpu-memory-utilization 0.9",
+        ]
+        if i.gpu_count > 1:
+            parts.append(f"--tensor-parallel-size {i.gpu_count}")
+        if i.precision == "fp8":
+            parts.append("--quantization fp8")
+        if i.kv_precision == "fp8":
+            parts.append("--kv-cache-dtype fp8")
+        return " ".join(parts)
+    if rec.rule == "launch_llamacpp":
+        layers = (
+            est.offload.gpu_layers if est.offload and est.offload.gpu_layers is not None else 999
+        )
+        parts = [
+            f"llama-server -m {i.model}-{i.precision.upper()}.gguf",
+            f"-c {i.context * i.concurrency}",
+            f"-ngl {layers}",
+        ]
+        if i.concurrency > 1:
+            parts.append(f"--parallel {i.concurrency}")
+        if i.kv_precision in ("q8_0", "q4_0"):
+            parts.append(f"-fa on --cache-type-k {i.kv_precision} --cache-type-v {i.kv_precision}")
+        return " ".join(parts)
+    quant = (
+        'BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True, '
+        "bnb_4bit_compute_dtype=torch.bfloat16); "
+        if i.method == "qlora"
+        else ""
+    )
+    targets = (
+        '"all-linear"' if i.lora_targets == "all" else '["q_proj", "k_proj", "v_proj", "o_proj"]'
+    )
+    return (
+        f"{quant}LoraConfig(r={i.lora_rank}, lora_alpha={2 * (i.lora_rank or 8)}, target_modules={targets}); "
+        f"TrainingArguments(per_device_train_batch_size={i.batch}, gradient_checkpointing="
+        f"{bool(i.grad_checkpointing)}, bf16=True)"
+    )
+
+
+def texts(rec: Recommendation, est: Estimate | None, lang: str) -> tuple[str, str]:
+    """(title, detail) of a recommendation."""
+    params = _params(rec, lang)
+    if rec.group == "launch" and est is not None:
+        params["command"] = command(rec, est)
+    return t(f"rule.{rec.rule}.title", lang, **params), t(f"rule.{rec.rule}.detail", lang, **params)

@@ -1,0 +1,97 @@
+"""Advice for a workload: facts from the estimator, rules from the rule base, recommendations
+ordered by priority, the first rung of a fit ladder that fits marked as the recommendation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from durable import lang
+
+from estimator.hardware.types import Machine
+from estimator.result import Estimate
+from estimator.workload import Workload
+
+from .engine import RuleEngine
+from .facts import Facts, llm_facts, ml_fact
+from .ruleset import BY_ID, RULES
+
+RULESET = "llm_sizer_advice"
+
+
+@dataclass(frozen=True, slots=True)
+class Recommendation:
+    rule: str
+    priority: int
+    group: str
+    memory_bytes: int | None  # per device, for the alternative it recommends
+    verdict: str | None  # that alternative's verdict
+    primary: bool  # the first rung of a fit ladder that fits
+    params: dict[str, Any] = field(default_factory=dict)  # numbers for the message
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    estimate: Estimate | None
+    recommendations: tuple[Recommendation, ...]
+    fact: dict[str, Any]
+
+
+def _action(rule_id: str) -> Any:
+    # One parameter only: durable treats a two-parameter action as asynchronous (c, complete).
+    def action(c: Any) -> None:
+        c.s.advice = [*(c.s.advice or []), rule_id]
+
+    return action
+
+
+def _define() -> None:
+    for rule in RULES:
+        lang.when_all(lang.pri(rule.priority), rule.when())(_action(rule.id))
+
+
+@cache
+def engine() -> RuleEngine:
+    """The ruleset, defined once per process (durable's ruleset names are process-global)."""
+    return RuleEngine(RULESET, _define)
+
+
+def _recommendations(facts: Facts, fired: list[str]) -> tuple[Recommendation, ...]:
+    out = []
+    primary_taken = False
+    for rule in sorted((BY_ID[i] for i in dict.fromkeys(fired)), key=lambda r: r.priority):
+        alt = facts.alternatives.get(rule.alternative) if rule.alternative else None
+        params = dict(facts.fact)
+        memory = verdict = None
+        if alt is not None:
+            params.update(alt.params)
+            memory = max(d.components.total for d in alt.estimate.devices)
+            verdict = alt.verdict
+            params.update(memory=memory, alt_verdict=verdict)
+            if alt.estimate.offload is not None:
+                params["ram_bytes"] = alt.estimate.offload.ram_bytes
+        primary = (
+            rule.group == "ladder" and not primary_taken and verdict in ("fits", "tight", "offload")
+        )
+        primary_taken = primary_taken or primary
+        out.append(
+            Recommendation(rule.id, rule.priority, rule.group, memory, verdict, primary, params)
+        )
+    return tuple(out)
+
+
+def advise(workload: Workload, machine: Machine | None) -> Advice:
+    facts = llm_facts(workload, machine)
+    state = engine().evaluate(facts.fact)
+    return Advice(facts.estimate, _recommendations(facts, state.get("advice", [])), facts.fact)
+
+
+def advise_ml(
+    kind: str, rows: int = 0, features: int = 0, params: int = 0, retrain_often: bool = False
+) -> Advice:
+    """CPU-versus-GPU guidance for classical machine learning ("classical") and small neural
+    networks ("neural_net")."""
+    facts = Facts(ml_fact(kind, rows, features, params, retrain_often), None, {})
+    state = engine().evaluate(facts.fact)
+    return Advice(None, _recommendations(facts, state.get("advice", [])), facts.fact)

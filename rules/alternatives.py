@@ -1,0 +1,182 @@
+"""The same workload under other choices: each a rung of the fit ladders the rules walk.
+
+Every alternative is a forward estimate, so the memory a recommendation quotes is exactly what
+`llm-sizer estimate` says for that setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from estimator import inverse
+from estimator.errors import EstimatorError
+from estimator.estimate import estimate
+from estimator.hardware.types import Machine
+from estimator.result import Estimate
+from estimator.workload import Workload
+
+FITTING = ("fits", "tight")
+MAX_GPUS = 64
+# What int8/int4 mean per engine (the engines' own quantised formats).
+INT8 = {"transformers": "int8", "vllm": "gptq-int8", "llama.cpp": "q8_0"}
+INT4 = {"transformers": "nf4", "vllm": "awq", "llama.cpp": "q4_k_m"}
+KV8 = {"transformers": "int8", "vllm": "fp8", "llama.cpp": "q8_0"}
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    name: str
+    workload: Workload
+    machine: Machine | None
+    estimate: Estimate
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def fits(self) -> bool:
+        return self.estimate.verdict in FITTING
+
+    @property
+    def verdict(self) -> str:
+        return self.estimate.verdict
+
+
+def _try(name: str, w: Workload, m: Machine | None, **params: Any) -> Alternative | None:
+    try:
+        return Alternative(name, w, m, estimate(w, m), params)
+    except EstimatorError:
+        return None
+
+
+def training(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
+    """The training ladder: LoRA, QLoRA, checkpointing, a shorter context, 8-bit Adam, ZeRO-3
+    over more GPUs, CPU offload, the cheapest cloud instance."""
+    i = asked.inputs
+    out: list[Alternative | None] = []
+    if i.method in ("full", "freeze"):
+        out.append(_try("lora", replace(w, method="lora", precision=None), m))
+    if i.method != "qlora":
+        out.append(_try("qlora", replace(w, method="qlora", precision=None), m))
+    if not i.grad_checkpointing:
+        out.append(_try("checkpointing", replace(w, grad_checkpointing=True), m))
+    shorter = inverse.max_context(replace(w, batch=1), m)
+    if shorter.value is not None and shorter.estimate is not None and shorter.value < i.context:
+        out.append(
+            Alternative(
+                "shorter",
+                replace(w, batch=1, context=shorter.value),
+                m,
+                shorter.estimate,
+                {"context": shorter.value},
+            )
+        )
+    if i.method in ("full", "freeze") and i.optimizer in ("adamw", "paged_adamw"):
+        out.append(_try("adam8bit", replace(w, optimizer="adamw_8bit"), m))
+    if m.kind == "gpu" and m.gpu is not None:
+        sharded = replace(
+            w, engine="deepspeed" if w.engine in (None, "transformers") else w.engine, zero=3
+        )
+        count = inverse.gpus_needed(sharded, m.gpu, m.ram_bytes, MAX_GPUS)
+        if count.value is not None and count.estimate is not None and count.value > m.count:
+            more = replace(m, count=count.value)
+            out.append(Alternative("zero3", sharded, more, count.estimate, {"gpus": count.value}))
+        out.append(_try("offload", replace(w, engine="deepspeed", zero=2, offload=True), m))
+    out.append(_cloud(w))
+    return [a for a in out if a is not None]
+
+
+def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
+    """The inference ladder: fp8/int8/int4 weights, a quantised KV cache, a shorter context,
+    fewer users, tensor parallel, layers in CPU RAM, Apple's raised limit, the cloud."""
+    i = asked.inputs
+    engine = i.engine
+    out: list[Alternative | None] = []
+    if (
+        m.gpu is not None
+        and m.gpu.fp8
+        and engine in ("transformers", "vllm")
+        and i.precision != "fp8"
+    ):
+        out.append(_try("fp8", replace(w, precision="fp8"), m))
+    if i.precision not in (INT8[engine], INT4[engine]):
+        out.append(_try("int8", replace(w, precision=INT8[engine]), m, precision=INT8[engine]))
+    if i.precision != INT4[engine]:
+        out.append(_try("int4", replace(w, precision=INT4[engine]), m, precision=INT4[engine]))
+    if i.kv_precision in ("bf16", "fp16", "fp32"):
+        out.append(_try("kv8", replace(w, kv_precision=KV8[engine]), m, kv_precision=KV8[engine]))
+    shorter = inverse.max_context(w, m)
+    if shorter.value is not None and shorter.estimate is not None and shorter.value < i.context:
+        out.append(
+            Alternative(
+                "shorter",
+                replace(w, context=shorter.value),
+                m,
+                shorter.estimate,
+                {"context": shorter.value},
+            )
+        )
+    if i.concurrency > 1:
+        fewer = inverse.max_concurrency(replace(w, concurrency=1), m)
+        if fewer.value is not None and fewer.estimate is not None and fewer.value < i.concurrency:
+            out.append(
+                Alternative(
+                    "fewer_users",
+                    replace(w, concurrency=fewer.value),
+                    m,
+                    fewer.estimate,
+                    {"concurrency": fewer.value},
+                )
+            )
+    if m.kind == "gpu" and m.gpu is not None:
+        # More GPUs: vLLM's tensor parallel, or llama.cpp's layer split for GGUF files.
+        split = w if engine == "llama.cpp" else replace(w, engine="vllm")
+        tp = inverse.gpus_needed(split, m.gpu, m.ram_bytes, 8)
+        if tp.value is not None and tp.estimate is not None and tp.value > m.count:
+            out.append(
+                Alternative(
+                    "tensor_parallel",
+                    split,
+                    replace(m, count=tp.value),
+                    tp.estimate,
+                    {"gpus": tp.value, "split_engine": split.engine or engine},
+                )
+            )
+        if m.ram_bytes is not None:
+            gguf = (
+                w
+                if engine == "llama.cpp"
+                else replace(w, engine="llama.cpp", precision=None, kv_precision=None)
+            )
+            layered = _try("offload_layers", gguf, m)
+            if (
+                layered is not None
+                and layered.verdict == "offload"
+                and layered.estimate.offload is not None
+            ):
+                off = layered.estimate.offload
+                out.append(
+                    replace(
+                        layered, params={"gpu_layers": off.gpu_layers, "layers": off.total_layers}
+                    )
+                )
+    if m.kind == "apple" and asked.verdict == "offload":
+        out.append(Alternative("apple_limit", w, m, asked, {}))
+    out.append(_cloud(w))
+    return [a for a in out if a is not None]
+
+
+def _cloud(w: Workload) -> Alternative | None:
+    cheapest = inverse.cheapest_cloud(w)
+    if cheapest.value is None or cheapest.estimate is None:
+        return None
+    instance = cheapest.value
+    return Alternative(
+        "cloud",
+        w,
+        None,
+        cheapest.estimate,
+        {
+            "instance": f"{instance.provider} {instance.instance}",
+            "usd_per_hour": instance.usd_per_hour,
+        },
+    )

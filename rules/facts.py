@@ -1,0 +1,191 @@
+"""The one fact a rule evaluation sees: the asked workload, its estimate, the hardware, and the
+same workload under alternatives, as flat integers (MiB, tenths, per-mille), since the rules
+only compare numbers (durable-rules wants no exponent floats)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from estimator import inverse
+from estimator.cost import DEFAULT_KWH_PRICE_USD, electricity, purchase
+from estimator.estimate import estimate
+from estimator.hardware.catalog import machine as make_machine
+from estimator.hardware.types import Machine
+from estimator.memory.constants import OS_RESERVE_BYTES
+from estimator.resolve import resolve
+from estimator.result import Estimate
+from estimator.speed import inference_speed
+from estimator.training_time import training_time
+from estimator.workload import Workload
+
+from . import alternatives
+from .alternatives import Alternative
+
+MIB = 1 << 20
+# The CPU the small-model guidance quotes when the question named none: a desktop with 64 GB of
+# dual-channel DDR5-5600, running llama.cpp with Q4_K_M (Ollama's default download).
+GUIDANCE_CPU = dict(gpu="cpu", ram_gb=64, cpu="ddr5-5600")
+GUIDANCE_GPU = "RTX 4090"
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    fact: dict[str, Any]
+    estimate: Estimate | None
+    alternatives: dict[str, Alternative]
+
+
+def _mib(n: int | None) -> int:
+    return 0 if n is None else round(n / MIB)
+
+
+def _alternative_fields(alts: list[Alternative]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for a in alts:
+        out[f"{a.name}_fits"] = int(a.fits)
+        out[f"{a.name}_mib"] = _mib(max(d.components.total for d in a.estimate.devices))
+        if a.estimate.offload is not None:
+            out[f"{a.name}_ram_mib"] = _mib(a.estimate.offload.ram_bytes)
+        for key, value in a.params.items():
+            out[f"{a.name}_{key}"] = value
+    return out
+
+
+def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
+    if m is None:
+        return {"device": "none", "gpu_count": 0}
+    out: dict[str, Any] = {
+        "device": m.kind,
+        "gpu_count": m.count if m.kind == "gpu" else 0,
+        "usable_mib": _mib(min(d.usable_bytes or 0 for d in est.devices)),
+        "capacity_mib": _mib(m.device_bytes),
+        "ram_known": int(m.ram_bytes is not None),
+    }
+    if m.gpu is not None:
+        g = m.gpu
+        out.update(
+            gpu=g.name,
+            gpu_bf16=int(g.bf16),
+            gpu_fa2=g.flash_attention2,
+            gpu_nvlink=int(g.nvlink),
+            gpu_display=int(g.drives_display and not g.laptop),
+            gpu_laptop=int(g.laptop),
+            gpu_watts=round((g.tdp_w or 0) * m.count),
+        )
+    if m.apple is not None:
+        out["apple_limit_mb"] = round((m.device_bytes - OS_RESERVE_BYTES) / 1e6)
+    return out
+
+
+def _guidance_fields(w: Workload, m: Machine | None, est: Estimate) -> dict[str, Any]:
+    """Numbers the CPU-versus-GPU guidance quotes: how fast a CPU decodes this model, and how long
+    a million training tokens take on a CPU and on a GPU."""
+    out: dict[str, Any] = {}
+    cpu = make_machine(**GUIDANCE_CPU)
+    if est.inputs.task == "inference":
+        gguf = Workload(
+            model=w.model,
+            task="inference",
+            engine="llama.cpp",
+            context=min(est.inputs.context, 4096),
+        )
+        speed = inference_speed(resolve(gguf, cpu), cpu, estimate(gguf, cpu))
+        out.update(
+            cpu_tps_low=round(speed.decode_per_sequence.low, 1),
+            cpu_tps_high=round(speed.decode_per_sequence.high, 1),
+        )
+    else:
+        gpu = (
+            m
+            if m is not None and m.kind == "gpu" and m.gpu is not None
+            else make_machine(gpu=GUIDANCE_GPU)
+        )
+        cpu_time = training_time(resolve(w, cpu), cpu, None)
+        gpu_time = training_time(resolve(w, gpu), gpu, None)
+        if cpu_time and gpu_time:
+            out.update(
+                cpu_hours_low=round(cpu_time.hours.low, 1),
+                cpu_hours_high=round(cpu_time.hours.high, 1),
+                gpu_hours_low=round(gpu_time.hours.low, 2),
+                gpu_hours_high=round(gpu_time.hours.high, 2),
+                guidance_gpu=gpu.name,
+            )
+    return out
+
+
+def _cost_fields(w: Workload, m: Machine | None) -> dict[str, Any]:
+    """Buying the asked GPUs against renting the cheapest instance that fits, and power."""
+    if m is None or m.kind != "gpu":
+        return {}
+    out: dict[str, Any] = {}
+    power = electricity(m, DEFAULT_KWH_PRICE_USD, None)
+    if power is not None:
+        out["power_usd_per_hour_x1000"] = round(power.per_hour * 1000)
+    cheapest = inverse.cheapest_cloud(w).value
+    price = cheapest.usd_per_hour if cheapest is not None else None
+    buy = purchase(m, price)
+    if buy is not None:
+        out.update(purchase_usd=round(buy.usd), purchase_verified=int(buy.verified))
+        if buy.break_even_hours is not None and cheapest is not None:
+            out.update(
+                break_even_hours=round(buy.break_even_hours),
+                cloud_usd_per_hour_x100=round(cheapest.usd_per_hour * 100),
+                cloud_instance=f"{cheapest.provider} {cheapest.instance}",
+            )
+    return out
+
+
+def llm_facts(w: Workload, m: Machine | None) -> Facts:
+    est = estimate(w, m)
+    i = est.inputs
+    fact: dict[str, Any] = {
+        "t": "workload",
+        "kind": "llm",
+        "model": i.model,
+        "task": i.task,
+        "method": i.method,
+        "engine": i.engine,
+        "precision": i.precision,
+        "kv_precision": i.kv_precision or "",
+        "verdict": est.verdict,
+        "params_m": round(i.params / 1e6),
+        "active_params_m": round(i.active_params / 1e6),
+        "context": i.context,
+        "batch": i.batch,
+        "concurrency": i.concurrency,
+        "grad_checkpointing": int(bool(i.grad_checkpointing)),
+        "per_device_mib": _mib(est.per_device_bytes),
+        "total_mib": _mib(est.total_bytes),
+        "offload_ram_mib": _mib(est.offload.ram_bytes) if est.offload else 0,
+    }
+    fact.update(_hardware_fields(m, est))
+    fact.update(_guidance_fields(w, m, est))
+    alts: list[Alternative] = []
+    if m is not None and est.verdict not in alternatives.FITTING:
+        alts = (
+            alternatives.training(w, m, est)
+            if i.task == "training"
+            else alternatives.inference(w, m, est)
+        )
+    fact.update(_alternative_fields(alts))
+    fact.update(_cost_fields(w, m))
+    return Facts(fact, est, {a.name: a for a in alts})
+
+
+def ml_fact(
+    kind: str, rows: int, features: int, params: int, retrain_often: bool
+) -> dict[str, Any]:
+    """A classical-ML or small-network question: its data (float64, as numpy and scikit-learn
+    hold it) and its size."""
+    if kind not in ("classical", "neural_net"):
+        raise ValueError(f"unknown workload kind {kind!r}")
+    return {
+        "t": "workload",
+        "kind": kind,
+        "rows": max(0, int(rows)),
+        "features": max(0, int(features)),
+        "data_mib": round(max(0, rows) * max(0, features) * 8 / MIB),
+        "params_m": round(max(0, params) / 1e6, 3),
+        "retrain_often": int(retrain_often),
+    }

@@ -1,0 +1,259 @@
+"""The rule base: one rule per piece of advice, each with an id a user can ask about ("why?"),
+a priority (lower fires first, and orders the answer) and the alternative it recommends.
+
+Rules only compare the numbers of the fact (rules/facts.py); the estimator computed them.
+Wording lives in the message catalogs under rule.<id>.title and rule.<id>.detail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from durable.lang import m
+
+# Thresholds of the CPU-versus-GPU guidance. They are this product's advice, stated with it.
+SMALL_LLM_M = (
+    3500  # "about 3B and below" (issue 4): Qwen2.5-3B's 3.09B is small, Phi-3-mini's 3.82B is not
+)
+LOW_CONCURRENCY = 2
+LARGE_LLM_M = 13000
+MANY_USERS = 4
+TINY_LLM_M = 1000  # below 1B a GPU decode step is mostly fixed overhead (vLLM Qwen2.5-0.5B: 0.5 of 3.2 ms, S030)
+BILLION_M = 1000
+CLASSICAL_GPU_ROWS = 10_000_000
+SMALL_NET_M = 100
+POWER_CIRCUIT_W = 1440  # a 15 A, 120 V circuit: 1,800 W, 1,440 W continuous (80% rule, NEC 210.19)
+LONG_CONTEXT = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    priority: int
+    when: Callable[[], Any]  # builds the durable condition (needs the DSL's `m`)
+    alternative: str | None = None  # the alternative whose memory and verdict it quotes
+    group: str = "note"  # guidance, ladder, hardware, cost, launch
+
+
+def _llm() -> Any:
+    return (m.t == "workload") & (m.kind == "llm")
+
+
+def _not_fitting() -> Any:
+    return (m.verdict == "does_not_fit") | (m.verdict == "offload")
+
+
+def _fitting() -> Any:
+    return (m.verdict == "fits") | (m.verdict == "tight")
+
+
+def _training_step(name: str) -> Callable[[], Any]:
+    return lambda: (
+        _llm() & (m.task == "training") & _not_fitting() & (getattr(m, f"{name}_fits") == 1)
+    )
+
+
+def _inference_step(name: str) -> Callable[[], Any]:
+    return lambda: (
+        _llm() & (m.task == "inference") & _not_fitting() & (getattr(m, f"{name}_fits") == 1)
+    )
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("tight_headroom", 5, lambda: _llm() & (m.verdict == "tight"), group="verdict"),
+    # CPU versus GPU.
+    Rule(
+        "classical_ml_cpu",
+        10,
+        lambda: (m.t == "workload") & (m.kind == "classical") & (m.rows < CLASSICAL_GPU_ROWS),
+        group="guidance",
+    ),
+    Rule(
+        "classical_ml_large",
+        11,
+        lambda: (m.t == "workload") & (m.kind == "classical") & (m.rows >= CLASSICAL_GPU_ROWS),
+        group="guidance",
+    ),
+    Rule(
+        "small_net_cpu",
+        12,
+        lambda: (
+            (m.t == "workload")
+            & (m.kind == "neural_net")
+            & (m.params_m < SMALL_NET_M)
+            & (m.retrain_often == 0)
+        ),
+        group="guidance",
+    ),
+    Rule(
+        "small_net_retrained",
+        13,
+        lambda: (
+            (m.t == "workload")
+            & (m.kind == "neural_net")
+            & ((m.params_m >= SMALL_NET_M) | (m.retrain_often == 1))
+        ),
+        group="guidance",
+    ),
+    Rule(
+        "llm_training_gpu",
+        14,
+        lambda: (
+            _llm()
+            & (m.task == "training")
+            & (m.device != "gpu")
+            & (m.params_m >= BILLION_M)
+            & (m.cpu_hours_low > 0)
+        ),
+        group="guidance",
+    ),
+    Rule(
+        "small_llm_cpu",
+        15,
+        lambda: (
+            _llm()
+            & (m.task == "inference")
+            & (m.params_m <= SMALL_LLM_M)
+            & (m.concurrency <= LOW_CONCURRENCY)
+            & (m.cpu_tps_low > 0)
+        ),
+        group="guidance",
+    ),
+    Rule(
+        "large_llm_gpu",
+        16,
+        lambda: (
+            _llm()
+            & (m.task == "inference")
+            & ((m.device == "cpu") | (m.device == "none"))
+            & ((m.params_m > LARGE_LLM_M) | (m.concurrency > MANY_USERS))
+        ),
+        group="guidance",
+    ),
+    Rule(
+        "tiny_llm_gpu_waits",
+        17,
+        lambda: (
+            _llm()
+            & (m.task == "inference")
+            & (m.params_m < TINY_LLM_M)
+            & (m.concurrency == 1)
+            & (m.device == "gpu")
+        ),
+        group="guidance",
+    ),
+    # The training fit ladder, in the order to try it.
+    Rule("train_lora", 20, _training_step("lora"), "lora", "ladder"),
+    Rule("train_qlora", 21, _training_step("qlora"), "qlora", "ladder"),
+    Rule("train_checkpointing", 22, _training_step("checkpointing"), "checkpointing", "ladder"),
+    Rule("train_shorter", 23, _training_step("shorter"), "shorter", "ladder"),
+    Rule("train_adam8bit", 24, _training_step("adam8bit"), "adam8bit", "ladder"),
+    Rule("train_zero3", 25, _training_step("zero3"), "zero3", "ladder"),
+    Rule("train_offload", 26, _training_step("offload"), "offload", "ladder"),
+    Rule("train_cloud", 27, _training_step("cloud"), "cloud", "ladder"),
+    # The inference fit ladder.
+    Rule("infer_fp8", 30, _inference_step("fp8"), "fp8", "ladder"),
+    Rule("infer_int8", 31, _inference_step("int8"), "int8", "ladder"),
+    Rule("infer_int4", 32, _inference_step("int4"), "int4", "ladder"),
+    Rule("infer_kv8", 33, _inference_step("kv8"), "kv8", "ladder"),
+    Rule("infer_shorter", 34, _inference_step("shorter"), "shorter", "ladder"),
+    Rule("infer_fewer_users", 35, _inference_step("fewer_users"), "fewer_users", "ladder"),
+    Rule(
+        "infer_tensor_parallel", 36, _inference_step("tensor_parallel"), "tensor_parallel", "ladder"
+    ),
+    Rule(
+        "infer_offload_layers",
+        37,
+        lambda: (
+            _llm() & (m.task == "inference") & _not_fitting() & (m.offload_layers_gpu_layers >= 0)
+        ),
+        "offload_layers",
+        "ladder",
+    ),
+    Rule(
+        "infer_apple_limit",
+        38,
+        lambda: _llm() & (m.device == "apple") & (m.verdict == "offload") & (m.apple_limit_mb > 0),
+        "apple_limit",
+        "ladder",
+    ),
+    Rule("infer_cloud", 39, _inference_step("cloud"), "cloud", "ladder"),
+    Rule(
+        "give_ram",
+        40,
+        lambda: (
+            _llm()
+            & (m.task == "inference")
+            & (m.device == "gpu")
+            & (m.verdict == "does_not_fit")
+            & (m.ram_known == 0)
+        ),
+        group="ladder",
+    ),
+    # Hardware notes.
+    Rule("no_bf16", 41, lambda: _llm() & (m.device == "gpu") & (m.gpu_bf16 == 0), group="hardware"),
+    Rule(
+        "no_flash_attention",
+        42,
+        lambda: (
+            _llm() & (m.gpu_fa2 == "no") & ((m.task == "training") | (m.context > LONG_CONTEXT))
+        ),
+        group="hardware",
+    ),
+    Rule(
+        "no_nvlink", 43, lambda: _llm() & (m.gpu_count > 1) & (m.gpu_nvlink == 0), group="hardware"
+    ),
+    Rule(
+        "display_gpu",
+        44,
+        lambda: (
+            _llm() & (m.gpu_display == 1) & ((m.verdict == "tight") | (m.verdict == "does_not_fit"))
+        ),
+        group="hardware",
+    ),
+    Rule(
+        "apple_working_set",
+        45,
+        lambda: _llm() & (m.device == "apple") & (m.per_device_mib > m.usable_mib * 0.8),
+        group="hardware",
+    ),
+    # Cost notes.
+    Rule("cloud_or_buy", 50, lambda: _llm() & _fitting() & (m.break_even_hours > 0), group="cost"),
+    Rule("electricity", 51, lambda: _llm() & (m.power_usd_per_hour_x1000 > 0), group="cost"),
+    Rule("maintenance", 52, lambda: _llm() & _fitting() & (m.purchase_usd > 0), group="cost"),
+    Rule("power_and_cooling", 53, lambda: _llm() & (m.gpu_watts > POWER_CIRCUIT_W), group="cost"),
+    # Commands to paste, for what fits.
+    Rule(
+        "launch_vllm",
+        60,
+        lambda: _llm() & (m.task == "inference") & (m.engine == "vllm") & _fitting(),
+        group="launch",
+    ),
+    Rule(
+        "launch_llamacpp",
+        61,
+        lambda: (
+            _llm()
+            & (m.task == "inference")
+            & (m.engine == "llama.cpp")
+            & ((m.verdict == "fits") | (m.verdict == "tight") | (m.verdict == "offload"))
+        ),
+        group="launch",
+    ),
+    Rule(
+        "launch_peft",
+        62,
+        lambda: (
+            _llm()
+            & (m.task == "training")
+            & ((m.method == "lora") | (m.method == "qlora"))
+            & (m.engine == "transformers")
+            & _fitting()
+        ),
+        group="launch",
+    ),
+)
+
+BY_ID = {rule.id: rule for rule in RULES}

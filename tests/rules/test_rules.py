@@ -1,0 +1,146 @@
+"""Each rule at its boundary, through the real durable-rules engine."""
+
+import pytest
+
+from rules.advice import engine
+from rules.ruleset import BY_ID, RULES
+
+LLM = {"t": "workload", "kind": "llm"}
+
+
+def fired(fact: dict) -> list[str]:
+    return engine().evaluate(fact).get("advice", [])
+
+
+def test_every_rule_has_a_unique_id_and_priority_order():
+    assert len(BY_ID) == len(RULES)
+    assert [r.priority for r in RULES] == sorted(r.priority for r in RULES)
+
+
+@pytest.mark.parametrize(
+    ("rule", "inside", "outside"),
+    [
+        ("tight_headroom", {"verdict": "tight"}, {"verdict": "fits"}),
+        (
+            "small_llm_cpu",
+            {"task": "inference", "params_m": 3500, "concurrency": 2, "cpu_tps_low": 5},
+            {"task": "inference", "params_m": 3501, "concurrency": 2, "cpu_tps_low": 5},
+        ),
+        (
+            "small_llm_cpu",
+            {"task": "inference", "params_m": 1500, "concurrency": 2, "cpu_tps_low": 5},
+            {"task": "inference", "params_m": 1500, "concurrency": 3, "cpu_tps_low": 5},
+        ),
+        (
+            "large_llm_gpu",
+            {"task": "inference", "device": "cpu", "params_m": 13001, "concurrency": 1},
+            {"task": "inference", "device": "cpu", "params_m": 13000, "concurrency": 1},
+        ),
+        (
+            "large_llm_gpu",
+            {"task": "inference", "device": "none", "params_m": 7000, "concurrency": 5},
+            {"task": "inference", "device": "gpu", "params_m": 70000, "concurrency": 5},
+        ),
+        (
+            "tiny_llm_gpu_waits",
+            {"task": "inference", "params_m": 999, "concurrency": 1, "device": "gpu"},
+            {"task": "inference", "params_m": 1000, "concurrency": 1, "device": "gpu"},
+        ),
+        (
+            "llm_training_gpu",
+            {"task": "training", "device": "cpu", "params_m": 1000, "cpu_hours_low": 30},
+            {"task": "training", "device": "cpu", "params_m": 999, "cpu_hours_low": 30},
+        ),
+        (
+            "train_lora",
+            {"task": "training", "verdict": "does_not_fit", "lora_fits": 1},
+            {"task": "training", "verdict": "does_not_fit", "lora_fits": 0},
+        ),
+        (
+            "train_qlora",
+            {"task": "training", "verdict": "offload", "qlora_fits": 1},
+            {"task": "training", "verdict": "fits", "qlora_fits": 1},
+        ),
+        (
+            "infer_int4",
+            {"task": "inference", "verdict": "does_not_fit", "int4_fits": 1},
+            {"task": "inference", "verdict": "tight", "int4_fits": 1},
+        ),
+        (
+            "infer_offload_layers",
+            {"task": "inference", "verdict": "does_not_fit", "offload_layers_gpu_layers": 0},
+            {"task": "inference", "verdict": "does_not_fit"},
+        ),
+        (
+            "infer_apple_limit",
+            {"device": "apple", "verdict": "offload", "apple_limit_mb": 60000},
+            {"device": "apple", "verdict": "does_not_fit", "apple_limit_mb": 60000},
+        ),
+        (
+            "give_ram",
+            {"task": "inference", "device": "gpu", "verdict": "does_not_fit", "ram_known": 0},
+            {"task": "inference", "device": "gpu", "verdict": "does_not_fit", "ram_known": 1},
+        ),
+        ("no_bf16", {"device": "gpu", "gpu_bf16": 0}, {"device": "gpu", "gpu_bf16": 1}),
+        (
+            "no_flash_attention",
+            {"gpu_fa2": "no", "task": "inference", "context": 8193},
+            {"gpu_fa2": "no", "task": "inference", "context": 8192},
+        ),
+        ("no_nvlink", {"gpu_count": 2, "gpu_nvlink": 0}, {"gpu_count": 1, "gpu_nvlink": 0}),
+        (
+            "display_gpu",
+            {"gpu_display": 1, "verdict": "tight"},
+            {"gpu_display": 1, "verdict": "fits"},
+        ),
+        (
+            "apple_working_set",
+            {"device": "apple", "per_device_mib": 8001, "usable_mib": 10000},
+            {"device": "apple", "per_device_mib": 8000, "usable_mib": 10000},
+        ),
+        (
+            "cloud_or_buy",
+            {"verdict": "fits", "break_even_hours": 400},
+            {"verdict": "does_not_fit", "break_even_hours": 400},
+        ),
+        ("power_and_cooling", {"gpu_watts": 1441}, {"gpu_watts": 1440}),
+        (
+            "launch_vllm",
+            {"task": "inference", "engine": "vllm", "verdict": "fits"},
+            {"task": "inference", "engine": "vllm", "verdict": "does_not_fit"},
+        ),
+        (
+            "launch_peft",
+            {"task": "training", "method": "qlora", "engine": "transformers", "verdict": "tight"},
+            {"task": "training", "method": "full", "engine": "transformers", "verdict": "tight"},
+        ),
+    ],
+)
+def test_rule_at_its_boundary(rule, inside, outside):
+    assert rule in fired({**LLM, **inside})
+    assert rule not in fired({**LLM, **outside})
+
+
+@pytest.mark.parametrize(
+    ("fact", "rule"),
+    [
+        (
+            {"kind": "classical", "rows": 9_999_999, "features": 10, "data_mib": 1},
+            "classical_ml_cpu",
+        ),
+        (
+            {"kind": "classical", "rows": 10_000_000, "features": 10, "data_mib": 1},
+            "classical_ml_large",
+        ),
+        ({"kind": "neural_net", "params_m": 99.9, "retrain_often": 0}, "small_net_cpu"),
+        ({"kind": "neural_net", "params_m": 100, "retrain_often": 0}, "small_net_retrained"),
+        ({"kind": "neural_net", "params_m": 1, "retrain_often": 1}, "small_net_retrained"),
+    ],
+)
+def test_machine_learning_guidance(fact, rule):
+    assert fired({"t": "workload", **fact}) == [rule]
+
+
+def test_a_fact_no_rule_matches_leaves_no_advice_and_no_crash():
+    for _ in range(100):
+        assert fired({"t": "workload", "kind": "nothing"}) == []
