@@ -70,7 +70,7 @@ def cloud_options(workload: Workload, training_tokens: int | None = None) -> lis
             job = time.hours * price if time else None
         else:
             speed = inference_speed(r, hardware, est)
-            per_million = speed.decode_total.inverse(price * 1e6 / 3600)
+            per_million = speed.decode_total.inverse(price * 1e6 / 3600) if speed else None
         options.append(CloudOption(instance, est.verdict, price, job, per_million))
     return sorted(options, key=lambda o: o.usd_per_hour)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 
 from .errors import EstimatorError
 from .hardware.types import Machine
-from .precision import FORMATS, WeightFormat, kv_element_bytes, weight_format
+from .precision import FORMATS, GGUF_BPW, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
 from .workload import Workload, validate
 
@@ -45,6 +45,10 @@ def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
         if w.engine == "vllm" and machine is not None and machine.kind == "apple":
             raise EstimatorError("engine_not_on_hardware", engine="vllm", hardware=machine.name)
         return w.engine
+    needed = _format_engine(w, machine) if w.task == "inference" else None
+    if needed:
+        notes.append(Note("engine_for_format", {"engine": needed}))
+        return needed
     if w.task == "training":
         engine = "deepspeed" if w.zero else "transformers"
     elif machine is not None and machine.kind in ("cpu", "apple"):
@@ -55,6 +59,19 @@ def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
         engine = "transformers"
     notes.append(Note("default_engine", {"engine": engine}))
     return engine
+
+
+def _format_engine(w: Workload, machine: Machine | None) -> str | None:
+    """The engine a requested format needs: GGUF weights or a q8_0/q4_0 KV cache run only on
+    llama.cpp, an fp8 KV cache (on a GPU) on vLLM."""
+    kv = (w.kv_precision or "").strip().lower()
+    if kv in ("q8_0", "q4_0"):
+        return "llama.cpp"
+    if kv == "fp8" and (machine is None or machine.kind == "gpu"):
+        return "vllm"
+    if w.precision and w.precision.strip().lower() in GGUF_BPW:
+        return "llama.cpp"
+    return None
 
 
 def _precision(

@@ -88,7 +88,8 @@ def _step_time(bytes_: float, bandwidth: float, eff: Factor, overhead: Factor) -
     )
 
 
-def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed:
+def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | None:
+    """Decode and prefill rates; None for a GPU known only by its memory (no bandwidth)."""
     w = r.workload
     arch = w.model
     engine = w.engine or "transformers"
@@ -114,6 +115,8 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed:
 
     assumptions: list[Note] = []
     bandwidth, flops = _device_rates(machine, engine, steps, assumptions)
+    if not bandwidth:
+        return None
     eff, overhead = decode_factors(engine, machine.kind)
     offload = est.offload
     if offload is not None and offload.gpu_layers is not None and offload.total_layers:

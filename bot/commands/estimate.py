@@ -5,19 +5,15 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from dataclasses import replace
 
-from estimator.cost import DEFAULT_KWH_PRICE_USD
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import machine as make_machine
-from estimator.report import report
-from estimator.result import Note
 from estimator.workload import Workload
-from rules import advise
 
+from .. import answers
 from ..i18n import language
 from ..model_source import resolve_model
-from ..render import errors, estimate_json, estimate_text, report_json, report_text
+from ..render import errors
 
 _BINARY = {"k": 1024, "m": 1024 * 1024}
 _DECIMAL = {"k": 1000, "m": 1000**2, "b": 1000**3}
@@ -111,40 +107,17 @@ def run(args: argparse.Namespace) -> int:
             raise EstimatorError(
                 "out_of_range", field="tokens", value=args.tokens, low=1, high=10**15
             )
-        price = (
-            DEFAULT_KWH_PRICE_USD
-            if args.kwh_price is None
-            else parse_share("kwh_price", args.kwh_price)
-        )
-        if not 0 <= price <= 100:
+        price = None if args.kwh_price is None else parse_share("kwh_price", args.kwh_price)
+        if price is not None and not 0 <= price <= 100:
             raise EstimatorError(
                 "out_of_range", field="kwh_price", value=args.kwh_price, low=0, high=100
             )
-        rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
-        advice = advise(workload, machine)
+        ans = answers.answer(workload, machine, model_notes, tokens=tokens, kwh_price=price)
     except EstimatorError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
-    notes = (
-        list(model_notes)
-        + list(rep.estimate.assumptions)
-        + list(rep.speed.assumptions if rep.speed else ())
-    )
-    if rep.training is not None and tokens is None:
-        notes.append(Note("default_tokens", {"tokens": rep.training.tokens}))
-    if args.kwh_price is None and rep.electricity is not None:
-        notes.append(Note("default_kwh_price", {"price": price}))
-    speed_steps = (rep.speed.steps if rep.speed else ()) + (
-        rep.training.steps if rep.training else ()
-    )
-    est = replace(rep.estimate, assumptions=tuple(notes), steps=rep.estimate.steps + speed_steps)
     if args.json:
-        answer = estimate_json.answer(est, lang)
-        answer.recommendations = estimate_json.recommendations(advice, lang)
-        answer.speed = report_json.speed(rep)
-        answer.cost = report_json.cost(rep)
-        print(answer.model_dump_json(indent=2))
+        print(answers.as_json(ans, lang).model_dump_json(indent=2))
     else:
-        text = [estimate_text.render(est, lang), *estimate_text.recommendations(advice, lang)]
-        print("\n".join([*text, *report_text.lines(rep, lang)]))
+        print(answers.as_text(ans, lang))
     return 0

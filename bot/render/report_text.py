@@ -13,6 +13,10 @@ def _n(x: float, lang: str) -> str:
 
 
 def lines(rep: Report, lang: str) -> list[str]:
+    return speed(rep, lang) + cost(rep, lang)
+
+
+def speed(rep: Report, lang: str) -> list[str]:
     out: list[str] = []
     s, tr = rep.speed, rep.training
     if s is not None or tr is not None:
@@ -56,7 +60,11 @@ def lines(rep: Report, lang: str) -> list[str]:
                 rate_high=_n(tr.tokens_per_second.high, lang),
             )
         )
-    out += ["", t("table.cost", lang)]
+    return out
+
+
+def cost(rep: Report, lang: str) -> list[str]:
+    out = ["", t("table.cost", lang)]
     if not rep.cloud:
         out.append("  " + t("table.cloud_none", lang))
     for o in rep.cloud:

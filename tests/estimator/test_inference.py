@@ -148,7 +148,7 @@ def test_cpu_only_uses_ram_minus_the_os(arch):
         ({"context": 10**15}, "out_of_range"),
         ({"context": 200_000}, "context_too_long"),
         ({"concurrency": 0}, "out_of_range"),
-        ({"precision": "q4_k_m"}, "gguf_needs_llamacpp"),
+        ({"engine": "vllm", "precision": "q4_k_m"}, "gguf_needs_llamacpp"),
         ({"engine": "llama.cpp", "precision": "awq"}, "engine_needs_gguf"),
         ({"engine": "vllm", "kv_precision": "q4_0"}, "kv_not_in_engine"),
         ({"method": "lora"}, "method_needs_training"),
@@ -159,3 +159,19 @@ def test_nonsense_is_refused_with_a_reason(arch, kw, code):
     with pytest.raises(EstimatorError) as e:
         _infer(arch("qwen2.5 7b"), gpu="RTX 4090", **kw)
     assert e.value.code == code
+
+
+@pytest.mark.parametrize(
+    ("kw", "engine"),
+    [
+        ({"precision": "q4_k_m"}, "llama.cpp"),
+        ({"kv_precision": "q8_0"}, "llama.cpp"),
+        ({"kv_precision": "fp8"}, "vllm"),
+    ],
+)
+def test_a_format_only_one_engine_runs_picks_that_engine(arch, kw, engine):
+    """GGUF weights and q8_0/q4_0 KV run only on llama.cpp, an fp8 KV cache on vLLM: asking
+    for the format is asking for the engine, and the answer says why it chose it."""
+    est = _infer(arch("Llama-3.1-8B"), gpu="RTX 4090", **kw)
+    assert est.inputs.engine == engine
+    assert any(n.key == "engine_for_format" for n in est.assumptions)

@@ -10,6 +10,7 @@ from estimator.calibration.speed_compare import FACTOR_TARGET, run_speed
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.hardware.types import Machine
+from estimator.models.catalog import find
 from estimator.precision import weight_format
 from estimator.resolve import resolve
 from estimator.speed import active_flops_per_token, active_weight_bytes, inference_speed
@@ -140,3 +141,10 @@ def test_most_decode_rows_within_the_target():
     decode = [r for r in SPEED if r.kind == "decode"]
     assert sum(r.factor <= FACTOR_TARGET for r in decode) >= 0.9 * len(decode)
     assert all(math.isfinite(r.factor) for r in SPEED)
+
+
+def test_a_gpu_known_only_by_its_memory_has_no_speed() -> None:
+    """Bandwidth decides decode speed; "a 16 GB GPU" does not say it, so no speed is claimed."""
+    w = Workload(model=find("Gemma-2-9B").architecture, task="inference")
+    hw = machine(gpu_memory_gb=16)
+    assert inference_speed(resolve(w, hw), hw, estimate(w, hw)) is None

@@ -1,0 +1,70 @@
+"""One workload answered: memory, speed and cost, the rules' advice, and every assumption made
+on the way, shared by `llm-sizer estimate` and the conversation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from estimator.cost import DEFAULT_KWH_PRICE_USD
+from estimator.hardware.types import Machine
+from estimator.report import Report, report
+from estimator.result import Estimate, Note
+from estimator.workload import Workload
+from rules import Advice, advise
+
+from .render import estimate_json, estimate_text, report_json, report_text
+from .schemas import AnswerOut
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadAnswer:
+    report: Report
+    advice: Advice
+    estimate: Estimate  # the report's estimate with all notes and the speed and time steps
+
+
+def answer(
+    workload: Workload,
+    machine: Machine | None,
+    notes: tuple[Note, ...] = (),
+    *,
+    tokens: int | None = None,
+    kwh_price: float | None = None,
+) -> WorkloadAnswer:
+    price = DEFAULT_KWH_PRICE_USD if kwh_price is None else kwh_price
+    rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
+    advice = advise(workload, machine)
+    all_notes = (
+        list(notes)
+        + list(rep.estimate.assumptions)
+        + list(rep.speed.assumptions if rep.speed else ())
+    )
+    if rep.training is not None and tokens is None:
+        all_notes.append(Note("default_tokens", {"tokens": rep.training.tokens}))
+    if kwh_price is None and rep.electricity is not None:
+        all_notes.append(Note("default_kwh_price", {"price": price}))
+    speed_steps = (rep.speed.steps if rep.speed else ()) + (
+        rep.training.steps if rep.training else ()
+    )
+    est = replace(
+        rep.estimate, assumptions=tuple(all_notes), steps=rep.estimate.steps + speed_steps
+    )
+    return WorkloadAnswer(rep, advice, est)
+
+
+def as_json(ans: WorkloadAnswer, lang: str) -> AnswerOut:
+    out = estimate_json.answer(ans.estimate, lang)
+    out.recommendations = estimate_json.recommendations(ans.advice, lang)
+    out.speed = report_json.speed(ans.report)
+    out.cost = report_json.cost(ans.report)
+    return out
+
+
+def as_text(ans: WorkloadAnswer, lang: str) -> str:
+    return "\n".join(
+        [
+            estimate_text.render(ans.estimate, lang),
+            *estimate_text.recommendations(ans.advice, lang),
+            *report_text.lines(ans.report, lang),
+        ]
+    )

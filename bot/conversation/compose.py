@@ -1,0 +1,237 @@
+"""Turn a dialogue step and its outcome into a Reply: the question to ask with its choices, or
+the answer as chat text (verdict, breakdown, advice, assumptions, next steps) and as JSON."""
+
+from __future__ import annotations
+
+from estimator.models import catalog
+from estimator.result import COMPONENTS, Estimate
+from rules import Advice
+
+from .. import answers, questions
+from ..i18n import t
+from ..render import estimate_json, notes, numbers, report_text
+from ..render.recommendations import texts
+from .answer import Outcome
+from .dialogue import Turn
+from .refine import Refinement
+from .reply import Choice, Reply
+
+SHOWN_RECOMMENDATIONS = 4
+_MODEL_CHOICES = ("Llama-3.1-8B", "Qwen2.5-7B", "Mistral-7B-v0.3", "Llama-3.1-70B")
+_GPU_CHOICES = ("RTX 4090", "RTX 3090", "A100 80GB", "M3 Max 64GB")
+_LAPTOP_CHOICES = ("RTX 4060 Laptop", "RTX 4090 Laptop", "M3 Pro 18GB")
+
+
+def _choices(slot: str, laptop: bool, lang: str) -> list[Choice]:
+    if slot == "task":
+        return [
+            Choice(label=t(f"choice.{task}", lang), message=t(f"choice.{task}.message", lang))
+            for task in ("inference", "training")
+        ]
+    if slot == "model":
+        return [Choice(label=name, message=name) for name in _MODEL_CHOICES]
+    if slot == "hardware":
+        names = _LAPTOP_CHOICES if laptop else _GPU_CHOICES
+        cpu = t("choice.laptop_cpu" if laptop else "choice.cpu", lang)
+        return [Choice(label=n, message=n) for n in (*names, cpu)]
+    return [Choice(label=f"{gb}GB RAM", message=f"{gb}GB RAM") for gb in (16, 32, 64)]
+
+
+def question(turn: Turn, lang: str) -> Reply:
+    slot = turn.missing[0]
+    draft = turn.state.draft
+    key = "ask.laptop" if slot == "hardware" and draft.laptop else f"ask.{slot}"
+    lines = []
+    if turn.unknown_model:
+        suggestions = catalog.suggest(turn.unknown_model)
+        lines.append(
+            t(
+                "ask.unknown_model_suggest",
+                lang,
+                model=turn.unknown_model,
+                suggestions=", ".join(suggestions),
+            )
+            if suggestions
+            else t("ask.unknown_model", lang, model=turn.unknown_model)
+        )
+    asked = t(key, lang)
+    return Reply(
+        status="need_more",
+        language=lang,
+        text="\n".join([*lines, asked]),
+        missing=list(turn.missing),
+        question_to_user=asked,
+        choices=_choices(slot, bool(draft.laptop), lang),
+        parsed=draft,
+    )
+
+
+def _headline(est: Estimate, lang: str) -> str:
+    i = est.inputs
+    hardware = i.machine or t("reply.no_hardware", lang)
+    if i.gpu_count > 1:
+        hardware = f"{i.gpu_count}x {hardware}"
+    task = t(f"task.{i.task}", lang) + (f" ({i.method})" if i.task == "training" else "")
+    return t(
+        "reply.headline",
+        lang,
+        model=i.model,
+        params=numbers.count(i.params, lang),
+        task=task,
+        precision=i.precision,
+        hardware=hardware,
+    )
+
+
+def _verdict(est: Estimate, lang: str) -> str:
+    fullest = max(est.devices, key=lambda d: d.components.total)
+    if fullest.usable_bytes is None:
+        return t("reply.verdict_no_hardware", lang, total=numbers.size(est.total_bytes, lang))
+    return t(
+        "reply.verdict",
+        lang,
+        verdict=t(f"verdict.{est.verdict}", lang),
+        per_device=numbers.size(fullest.components.total, lang),
+        usable=numbers.size(fullest.usable_bytes, lang),
+    )
+
+
+def _breakdown(est: Estimate, lang: str) -> str:
+    parts = [
+        f"{t(f'component.{name}', lang)} {numbers.size(getattr(est.components, name), lang)}"
+        for name in COMPONENTS
+        if getattr(est.components, name)
+    ]
+    return "  " + " · ".join(parts)
+
+
+def _advice(advice: Advice, lang: str) -> list[str]:
+    recs = sorted(advice.recommendations, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
+    if not recs:
+        return []
+    lines = ["", t("reply.recommendations", lang)]
+    for n, rec in enumerate(recs, 1):
+        title, detail = texts(rec, advice.estimate, lang)
+        lines.append(f"{'→' if rec.primary else ' '}{n}. {title} [{rec.rule}]")
+        lines.append(f"   {detail}")
+    return lines
+
+
+def refinement_phrase(r: Refinement, lang: str) -> str:
+    return t(f"refine.{r.key}", lang, value=r.value)
+
+
+def _refinements(found: list[Refinement], lang: str) -> tuple[list[str], list[Choice]]:
+    if not found:
+        return [], []
+    lines = ["", t("reply.refine", lang)]
+    choices = []
+    for r in found:
+        phrase = refinement_phrase(r, lang)
+        lines.append(
+            "  "
+            + t(
+                "reply.refine_item",
+                lang,
+                phrase=phrase,
+                memory=numbers.size(r.per_device_bytes, lang),
+                verdict=t(f"verdict.{r.verdict}", lang),
+            )
+        )
+        choices.append(Choice(label=phrase, message=phrase))
+    return lines, choices
+
+
+def _assumed(est: Estimate, lang: str) -> list[str]:
+    if not est.assumptions:
+        return []
+    return ["", t("reply.assumed", lang)] + [
+        f"  - {notes.assumption(a, lang)}" for a in est.assumptions
+    ]
+
+
+def answered(outcome: Outcome, turn: Turn, found: list[Refinement], lang: str) -> Reply:
+    if outcome.ml is not None:
+        return _ml(outcome, turn, lang)
+    if outcome.inverse is not None:
+        return _inverse(outcome, turn, lang)
+    ans = outcome.workload
+    est = ans.estimate
+    lines = [_headline(est, lang), _verdict(est, lang), _breakdown(est, lang)]
+    if outcome.smallest_gpu is not None:
+        gpu = questions.plain_value(outcome.smallest_gpu)
+        if gpu is not None:
+            lines.append(t("reply.smallest_gpu", lang, gpu=gpu))
+    lines += _advice(ans.advice, lang)
+    lines += report_text.speed(ans.report, lang)
+    lines += _assumed(est, lang)
+    refine_lines, choices = _refinements(found, lang)
+    lines += [*refine_lines, "", t("reply.details_hint", lang)]
+    fullest = max(est.devices, key=lambda d: d.components.total)
+    return Reply(
+        status="answered",
+        language=lang,
+        text="\n".join(lines),
+        details=answers.as_text(ans, lang),
+        choices=choices,
+        parsed=turn.state.draft,
+        body=answers.as_json(ans, lang).model_dump(mode="json"),
+        verdict=est.verdict,
+        total_bytes=est.total_bytes,
+        per_device_bytes=fullest.components.total,
+    )
+
+
+def _inverse(outcome: Outcome, turn: Turn, lang: str) -> Reply:
+    found = outcome.inverse
+    sentence = questions.sentence(outcome.question, found, lang)
+    lines = [sentence]
+    body: dict = {
+        "inverse": {
+            "question": outcome.question,
+            "answer": questions.plain_value(found),
+            "answer_text": sentence,
+        }
+    }
+    est = found.estimate
+    if est is not None:
+        fullest = max(est.devices, key=lambda d: d.components.total)
+        lines += [
+            _headline(est, lang),
+            t(
+                "reply.inverse_estimate",
+                lang,
+                per_device=numbers.size(fullest.components.total, lang),
+                verdict=t(f"verdict.{est.verdict}", lang),
+            ),
+            _breakdown(est, lang),
+        ]
+        lines += _assumed(est, lang)
+        body.update(estimate_json.answer(est, lang).model_dump(mode="json"))
+    return Reply(
+        status="answered",
+        language=lang,
+        text="\n".join(lines),
+        parsed=turn.state.draft,
+        body=body,
+        verdict=None if est is None else est.verdict,
+        total_bytes=None if est is None else est.total_bytes,
+    )
+
+
+def _ml(outcome: Outcome, turn: Turn, lang: str) -> Reply:
+    advice = outcome.ml
+    lines = [t("reply.ml", lang)]
+    recs = []
+    for rec in advice.recommendations:
+        title, detail = texts(rec, None, lang)
+        lines += [f"- {title} [{rec.rule}]", f"  {detail}"]
+        recs.append({"rule": rec.rule, "title": title, "detail": detail})
+    return Reply(
+        status="answered",
+        language=lang,
+        text="\n".join(lines),
+        parsed=turn.state.draft,
+        body={"verdict": "unknown", "recommendations": recs},
+        verdict="unknown",
+    )

@@ -1,0 +1,184 @@
+"""The model a message names: a Hugging Face id, a catalog model (exact, then by close spelling
+with rapidfuzz), or a bare size ("7B", "0,5b", "7 billion")."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from estimator.models import catalog
+from estimator.names import tokens
+
+_HF_ID = re.compile(r"(?<![\w./-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
+_CONFIG = re.compile(r"(?<!\S)(\S*config\.json)(?!\S)")
+_WORD = re.compile(r"[a-z0-9][a-z0-9.\-_]*[a-z0-9]|[a-z0-9]")
+_SIZE = re.compile(r"^(\d+(?:[.,]\d+)?)([bmt])$")
+SIZE_WORDS = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*(b|m|t|billion|miljard|million|miljoen)(?![\w])"
+    r"(?!\s*(?:rows|rijen|records|samples|tokens?|regels|users|gebruikers|parameters|params))"
+)
+_SCALE_LETTER = {"billion": "b", "miljard": "b", "million": "m", "miljoen": "m"}
+# Words that a model name never contains, so a window holding one is not a name.
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "our",
+        "your",
+        "on",
+        "op",
+        "met",
+        "with",
+        "for",
+        "voor",
+        "of",
+        "van",
+        "to",
+        "in",
+        "and",
+        "en",
+        "or",
+        "of",
+        "can",
+        "could",
+        "kan",
+        "kun",
+        "i",
+        "ik",
+        "we",
+        "wij",
+        "run",
+        "train",
+        "fine",
+        "tune",
+        "finetune",
+        "serve",
+        "use",
+        "draaien",
+        "trainen",
+        "is",
+        "it",
+        "het",
+        "een",
+        "de",
+        "dit",
+        "this",
+        "that",
+        "will",
+        "would",
+        "gpu",
+        "cpu",
+        "ram",
+        "vram",
+        "laptop",
+        "lora",
+        "qlora",
+        "full",
+        "model",
+        "about",
+        "what",
+    ]
+)
+MAX_WINDOW = 6
+_FUZZY_CUTOFF = 75
+
+
+def hf_id(original: str) -> str | None:
+    """A path to a config.json, or an 'org/name' Hugging Face id, as written."""
+    m = _CONFIG.search(original) or _HF_ID.search(original)
+    return m.group(1) if m else None
+
+
+def bare_size(text: str) -> str | None:
+    """'7B' for "7b", "7 b", "7 billion", "7 miljard"; '0.5B' for "0,5b"."""
+    m = SIZE_WORDS.search(text)
+    if m is None:
+        return None
+    unit = _SCALE_LETTER.get(m.group(2), m.group(2))
+    number = m.group(1).replace(",", ".")
+    if float(number) == 0:
+        return None
+    return f"{number}{unit.upper()}"
+
+
+def _windows(words: list[str]) -> list[str]:
+    spans = []
+    for size in range(min(MAX_WINDOW, len(words)), 0, -1):
+        for start in range(len(words) - size + 1):
+            window = words[start : start + size]
+            if window[0] in _STOP or window[-1] in _STOP:
+                continue
+            spans.append(" ".join(window))
+    return spans
+
+
+def _names_a_family(window: str) -> bool:
+    """At least one word of letters that is not a size: "qwen 7b" yes, "7b" no. One word alone
+    must be a family's name ("mixtral", "phi4"), not an everyday word a name contains ("small")."""
+    words = window.split()
+    if len(words) == 1:
+        return any(part in _families() for part in tokens(words[0]))
+    return any(not _SIZE.match(w) and re.search(r"[a-z]{2}", w) for w in words)
+
+
+@cache
+def _families() -> frozenset[str]:
+    return frozenset(tokens(m.name)[0] for m in catalog.models())
+
+
+def catalog_model(text: str) -> str | None:
+    """The catalog model named in `text`: the longest run of words that names exactly one."""
+    words = _WORD.findall(text)
+    for window in _windows(words):
+        if not _names_a_family(window):
+            continue
+        found = catalog.find(window)
+        if found is not None:
+            return found.name
+    return _close_spelling(words)
+
+
+@cache
+def _by_size() -> dict[str, list[str]]:
+    sizes: dict[str, list[str]] = {}
+    for model in catalog.models():
+        for token in re.findall(r"(?<![\w.])\d+(?:\.\d+)?[bm](?![\w])", model.name.lower()):
+            sizes.setdefault(token, []).append(model.name)
+    return sizes
+
+
+def _spellings(name: str, size: str) -> tuple[str, ...]:
+    """The name's words, and the same up to its size ("mistral 7b" for Mistral-7B-v0.1)."""
+    words = tokens(name)
+    cut = words[: words.index(size) + 1] if size in words else words
+    return " ".join(words), " ".join(cut)
+
+
+def _close_spelling(words: list[str]) -> str | None:
+    """A misspelt or underspecified name ("lama 3 8b", "qwen 7b"): the closest catalog name of
+    the same size by rapidfuzz, ties going to the name with the fewest other words."""
+    from rapidfuzz import fuzz
+
+    for i, word in enumerate(words):
+        size = word.replace(",", ".")
+        names = _by_size().get(size)
+        if not names:
+            continue
+        best: tuple[float, float, str] | None = None
+        for width in (1, 2, 3):
+            before = words[max(0, i - width) : i]
+            if len(before) < width or any(w in _STOP for w in before):
+                break
+            if not _names_a_family(" ".join(before)):
+                continue
+            query = " ".join(tokens(" ".join([*before, size])))
+            for name in names:
+                for choice in _spellings(name, size):
+                    score = (fuzz.token_set_ratio(query, choice), fuzz.ratio(query, choice), name)
+                    if score[0] >= _FUZZY_CUTOFF and (best is None or score > best):
+                        best = score
+        if best is not None:
+            return best[2]
+    return None

@@ -1,0 +1,61 @@
+"""After an answer: the follow-ups that change it most ("with QLoRA", "in int4", "with 32k
+context"), each estimated, so the user sees where it leads before asking."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from estimator.errors import EstimatorError
+from estimator.estimate import estimate
+
+from .answer import machine, workload
+from .slots import Draft
+
+LIMIT = 3
+MAX_CONTEXT = 131072
+
+
+@dataclass(frozen=True, slots=True)
+class Refinement:
+    key: str  # message key "refine.<kind>"
+    value: str  # what the message says: "QLoRA", "int4", "32768"
+    draft: Draft
+    per_device_bytes: int
+    verdict: str
+
+
+def _candidates(d: Draft) -> list[tuple[str, str, Draft]]:
+    out: list[tuple[str, str, Draft]] = []
+    context = d.context or (2048 if d.task == "training" else 4096)
+    if d.task == "training":
+        for method, label in (("full", "full"), ("lora", "LoRA"), ("qlora", "QLoRA")):
+            if (d.method or "full") != method:
+                out.append(("method", label, d.model_copy(update={"method": method})))
+    else:
+        for precision in ("int4", "int8", "bf16"):
+            if (d.precision or "bf16") != precision:
+                out.append(("precision", precision, d.model_copy(update={"precision": precision})))
+        users = (d.concurrency or 1) * 8
+        out.append(("users", str(users), d.model_copy(update={"concurrency": users})))
+    if context * 4 <= MAX_CONTEXT:
+        out.append(("context", str(context * 4), d.model_copy(update={"context": context * 4})))
+    # Inference splits the model over more GPUs; plain data-parallel training would not.
+    if d.task != "training" and (d.gpu or d.gpu_memory_gb):
+        gpus = (d.gpus or 1) * 2
+        out.append(("gpus", str(gpus), d.model_copy(update={"gpus": gpus})))
+    return out
+
+
+def refinements(draft: Draft, per_device_bytes: int) -> list[Refinement]:
+    """The follow-ups that move the memory per device most, largest change first."""
+    if draft.ml_kind or draft.inverse or not per_device_bytes:
+        return []
+    found = []
+    for key, value, changed in _candidates(draft):
+        try:
+            est = estimate(workload(changed)[0], machine(changed))
+        except EstimatorError:
+            continue
+        found.append(Refinement(key, value, changed, est.per_device_bytes, est.verdict))
+    found.sort(key=lambda r: abs(r.per_device_bytes / per_device_bytes - 1), reverse=True)
+    return found[:LIMIT]

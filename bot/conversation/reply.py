@@ -1,0 +1,42 @@
+"""What the conversation answers, before any front end formats it: a status, the text, the
+choices to offer, and for answers the JSON contract of `--json`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from .slots import Draft
+
+
+class Choice(BaseModel):
+    label: str  # what a button or menu shows
+    message: str  # what choosing it sends, as if the user had typed it
+
+
+class Reply(BaseModel):
+    status: Literal["answered", "need_more", "error", "reset"]
+    language: Literal["en", "nl"]
+    text: str  # the reply as plain text lines
+    details: str | None = None  # the full calculation (table, steps, cost), for "details"
+    missing: list[str] = []
+    question_to_user: str | None = None
+    choices: list[Choice] = []
+    parsed: Draft = Draft()  # the question so far, after merging
+    body: dict[str, Any] | None = None  # the `--json` contract of an answer
+    verdict: str | None = None
+    total_bytes: int | None = None
+    per_device_bytes: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        """`llm-sizer ask --json`: the answer's contract with status, or what is missing."""
+        out: dict[str, Any] = {"status": self.status, "language": self.language}
+        if self.status == "need_more":
+            out.update(missing=self.missing, question_to_user=self.question_to_user)
+            out["choices"] = [c.model_dump() for c in self.choices]
+        out.update(self.body or {})
+        out["status"] = self.status
+        out["parsed"] = self.parsed.model_dump(exclude_none=True)
+        out["text"] = self.text
+        return out

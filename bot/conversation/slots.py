@@ -1,0 +1,64 @@
+"""What a message says about the question: the slots the parser fills and the dialogue merges.
+
+A pydantic model, because it crosses boundaries: it is stored with the conversation state and
+returned by `llm-sizer ask --json`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Inverse = Literal[
+    "largest_model",
+    "max_context",
+    "max_concurrency",
+    "best_precision",
+    "smallest_gpu",
+    "cheapest_cloud",
+    "gpus_needed",
+]
+
+
+HARDWARE_SLOTS = frozenset(
+    {"gpu", "gpus", "gpu_memory_gb", "ram_gb", "apple", "cpu_only", "laptop"}
+)
+
+
+class Draft(BaseModel):
+    """Slots of one question; None means the message did not say."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = None  # catalog name, Hugging Face id or a size like "7B"
+    task: Literal["inference", "training"] | None = None
+    method: Literal["full", "lora", "qlora", "freeze"] | None = None
+    precision: str | None = None
+    kv_precision: str | None = None
+    context: int | None = None
+    batch: int | None = None
+    concurrency: int | None = None
+    gpu: str | None = None  # catalog GPU name
+    gpus: int | None = None
+    gpu_memory_gb: float | None = None
+    ram_gb: float | None = None
+    apple: str | None = None  # "M3 Max 64GB"
+    cpu_only: bool | None = None
+    laptop: bool | None = None
+    cloud: bool | None = None
+    inverse: Inverse | None = None
+    ml_kind: Literal["classical", "neural_net"] | None = None
+    rows: int | None = None
+    features: int | None = None
+    ml_params: int | None = None
+    retrain_often: bool | None = None
+    language: Literal["en", "nl"] | None = None
+
+    def merged_over(self, earlier: Draft) -> Draft:
+        """This message's slots on top of an earlier question's (a follow-up)."""
+        mine = self.model_dump(exclude_none=True)
+        return Draft.model_validate({**earlier.model_dump(exclude_none=True), **mine})
+
+    def has_hardware(self) -> bool:
+        return bool(self.gpu or self.gpu_memory_gb or self.apple or self.cpu_only)

@@ -1,0 +1,132 @@
+"""The slot-filling state machine, one message at a time (pure, no storage)."""
+
+from bot.conversation.dialogue import State, step
+from bot.conversation.parse import parse
+from bot.conversation.slots import Draft
+
+
+def talk(*messages, profile=None):
+    state = State()
+    turns = []
+    for text in messages:
+        turn = step(state, parse(text), text, profile)
+        turns.append(turn)
+        state = turn.state
+    return turns
+
+
+def test_model_and_task_are_the_essentials():
+    (turn,) = talk("how much memory does it need?")
+    assert turn.missing == ("model", "task")
+    assert turn.state.awaiting == "model"
+
+
+def test_the_missing_slot_is_answered_by_the_next_message():
+    first, second = talk("can I fine-tune on 24GB?", "Qwen2.5-7B")
+    assert first.missing == ("model",)
+    assert second.missing == ()
+    assert second.state.draft.model == "Qwen2.5-7B"
+    assert second.state.draft.gpu_memory_gb == 24
+
+
+def test_a_raw_reply_to_the_model_question_is_looked_up():
+    _, second = talk("can I fine-tune on 24GB?", "R1")
+    assert second.state.draft.model == "R1"  # an alias of DeepSeek-R1 no sentence would use
+    assert second.missing == ()
+
+
+def test_an_unknown_model_is_asked_again():
+    _, second = talk("can I fine-tune on 24GB?", "my own secret model")
+    assert second.missing == ("model",)
+    assert second.unknown_model == "my own secret model"
+
+
+def test_a_bare_number_answers_the_hardware_question():
+    _, second = talk("what's the biggest model I can run?", "24")
+    assert second.state.draft.gpu_memory_gb == 24
+    assert second.missing == ()
+
+
+def test_follow_ups_keep_the_rest_of_the_question():
+    turns = talk(
+        "can I fine-tune 7B on an RTX 4090?",
+        "and with QLoRA?",
+        "make it 8k context",
+        "what about 2 of them?",
+    )
+    d = turns[-1].state.draft
+    assert (d.model, d.task, d.method, d.context, d.gpu, d.gpus) == (
+        "7B",
+        "training",
+        "qlora",
+        8192,
+        "GeForce RTX 4090",
+        2,
+    )
+    assert all(t.missing == () for t in turns)
+
+
+def test_a_correction_replaces_the_slot():
+    *_, turn = talk("run 7B on an RTX 4090", "no, I meant 13B")
+    assert turn.state.draft.model == "13B"
+    assert turn.state.draft.gpu == "GeForce RTX 4090"
+
+
+def test_switching_task_drops_the_training_method():
+    *_, turn = talk("fine-tune 7B with QLoRA on a 3090", "not training, inference")
+    assert (turn.state.draft.task, turn.state.draft.method) == ("inference", None)
+
+
+def test_new_hardware_replaces_the_old_machine():
+    *_, turn = talk("run 70B on 2x 3090", "what about an M3 Max 128GB?")
+    d = turn.state.draft
+    assert (d.apple, d.gpu, d.gpus) == ("M3 Max 128GB", None, None)
+
+
+def test_a_new_question_keeps_only_the_hardware():
+    *_, turn = talk("serve 7B in int4 to 16 users on an A100 80GB", "can I fine-tune Llama 3.1 8B?")
+    d = turn.state.draft
+    assert (d.model, d.task, d.precision, d.concurrency) == ("Llama-3.1-8B", "training", None, None)
+    assert d.gpu == "A100 80GB PCIe"
+
+
+def test_the_saved_profile_fills_the_hardware():
+    profile = Draft(gpu="GeForce RTX 3090", gpus=2, ram_gb=64)
+    (turn,) = talk("can I run llama 3 70b?", profile=profile)
+    assert turn.from_profile
+    assert (turn.state.draft.gpu, turn.state.draft.gpus) == ("GeForce RTX 3090", 2)
+
+
+def test_hardware_in_the_message_beats_the_profile():
+    profile = Draft(gpu="GeForce RTX 3090")
+    (turn,) = talk("can I run llama 3 8b on an L4?", profile=profile)
+    assert not turn.from_profile
+    assert turn.state.draft.gpu == "L4"
+
+
+def test_users_imply_inference_and_say_so():
+    (turn,) = talk("Mistral 7B for 10 users on an A10")
+    assert turn.implied_task
+    assert turn.state.draft.task == "inference"
+    assert turn.missing == ()
+
+
+def test_a_laptop_without_its_hardware_asks_for_it():
+    (turn,) = talk("kan ik Llama 3 8B op mijn laptop draaien?")
+    assert turn.missing == ("hardware",)
+
+
+def test_cpu_only_needs_the_ram():
+    (turn,) = talk("run 7B on CPU")
+    assert turn.missing == ("ram",)
+
+
+def test_reset_starts_over():
+    _, turn = talk("can I fine-tune 7B on 24GB?", "new question")
+    assert turn.reset
+    assert turn.state.draft == Draft()
+
+
+def test_classical_ml_needs_no_model():
+    (turn,) = talk("random forest on 1M rows, do I need a GPU?")
+    assert turn.missing == ()
