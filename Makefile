@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/llm-sizer estimate --model Qwen/Qwen2.5-7B-Instruct --task inference --gpu "RTX 4090" --context 32768
+	$(BIN)/llm-sizer chat
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -30,3 +30,5 @@ bench: $(STAMP)
 	$(BIN)/python bench/estimate_speed.py
 	$(BIN)/python bench/inverse_speed.py
 	$(BIN)/python bench/advice_speed.py
+	$(BIN)/python bench/conversation_speed.py
+	$(BIN)/python bench/storage_speed.py

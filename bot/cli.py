@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .commands import ask, chat, data, history, profile
 
 
 class _Parser(argparse.ArgumentParser):
@@ -110,6 +111,11 @@ def parser() -> argparse.ArgumentParser:
         "model; gpu: the smallest GPU; gpus: how many of --gpu; cloud: the cheapest instance",
     )
     _estimate_args(fit, model_required=False)
+    ask.register(sub)
+    chat.register(sub)
+    profile.register(sub)
+    history.register(sub)
+    data.register(sub)
     cal = sub.add_parser("calibrate", help="compare the estimator with published measurements")
     cal.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     cal.add_argument("--lang", help="en or nl")
@@ -128,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if hasattr(args, "func"):
+        return args.func(args)
     if args.command == "estimate":
         from .commands.estimate import run
 

@@ -50,11 +50,15 @@ def cloud_machine(instance: CloudInstance) -> Machine:
     return Machine("gpu", gpu.name, gpu.memory_bytes, instance.gpu_count, ram, gpu=gpu)
 
 
-def cloud_options(workload: Workload, training_tokens: int | None = None) -> list[CloudOption]:
-    """Catalog instances on which the workload fits, cheapest per hour first, with the job's cost
-    (training) or the cost of a million generated tokens (inference) on that instance."""
-    options = []
-    for instance in cloud_instances():
+def cloud_options(
+    workload: Workload, training_tokens: int | None = None, limit: int | None = None
+) -> list[CloudOption]:
+    """The `limit` cheapest catalog instances (per hour) on which the workload fits, with the
+    job's cost (training) or the cost of a million generated tokens (inference) on each."""
+    options: list[CloudOption] = []
+    for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
+        if limit is not None and len(options) >= limit:
+            break
         hardware = cloud_machine(instance)
         try:
             est = estimate(workload, hardware)
@@ -72,7 +76,7 @@ def cloud_options(workload: Workload, training_tokens: int | None = None) -> lis
             speed = inference_speed(r, hardware, est)
             per_million = speed.decode_total.inverse(price * 1e6 / 3600) if speed else None
         options.append(CloudOption(instance, est.verdict, price, job, per_million))
-    return sorted(options, key=lambda o: o.usd_per_hour)
+    return options
 
 
 def electricity(machine: Machine, kwh_price: float, hours: Range | None) -> Electricity | None:

@@ -51,7 +51,7 @@ def report(
         else:
             training = training_time(r, machine, training_tokens)
     hours = training.hours if training else None
-    options = tuple(cloud_options(workload, training_tokens)[:CLOUD_OPTIONS])
+    options = tuple(cloud_options(workload, training_tokens, limit=CLOUD_OPTIONS))
     power = electricity(machine, kwh_price, hours) if machine else None
     buying = purchase(machine, options[0].usd_per_hour if options else None) if machine else None
     return Report(est, speed, training, options, power, buying, kwh_price)

@@ -61,12 +61,15 @@ def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
             context=draft.context,
             batch=draft.batch or 1,
             concurrency=draft.concurrency or 1,
+            engine=draft.engine,
         ),
         choice.notes,
     )
 
 
-def answer(draft: Draft, extra_notes: tuple[Note, ...] = ()) -> Outcome:
+def answer(
+    draft: Draft, extra_notes: tuple[Note, ...] = (), kwh_price: float | None = None
+) -> Outcome:
     """Raises EstimatorError for what cannot be computed (an unknown GPU, a nonsense size)."""
     if draft.ml_kind:
         advice = advise_ml(
@@ -87,4 +90,8 @@ def answer(draft: Draft, extra_notes: tuple[Note, ...] = ()) -> Outcome:
     smallest = None
     if box is None:
         smallest = questions.answer("gpu", work, None, laptops=bool(draft.laptop))
-    return Outcome(draft, workload=answers.answer(work, box, notes), smallest_gpu=smallest)
+    return Outcome(
+        draft,
+        workload=answers.answer(work, box, notes, kwh_price=kwh_price),
+        smallest_gpu=smallest,
+    )

@@ -117,6 +117,18 @@ def _advice(advice: Advice, lang: str) -> list[str]:
     return lines
 
 
+def all_recommendations(outcome: Outcome, lang: str) -> str:
+    """Every recommendation of an answer, not only the first few."""
+    advice = outcome.ml or (outcome.workload.advice if outcome.workload else None)
+    if advice is None:
+        return t("reply.nothing_to_show", lang)
+    lines = []
+    for n, rec in enumerate(advice.recommendations, 1):
+        title, detail = texts(rec, advice.estimate, lang)
+        lines += [f"{'→' if rec.primary else ' '}{n}. {title} [{rec.rule}]", f"   {detail}"]
+    return "\n".join(lines) or t("reply.nothing_to_show", lang)
+
+
 def refinement_phrase(r: Refinement, lang: str) -> str:
     return t(f"refine.{r.key}", lang, value=r.value)
 
@@ -150,11 +162,11 @@ def _assumed(est: Estimate, lang: str) -> list[str]:
     ]
 
 
-def answered(outcome: Outcome, turn: Turn, found: list[Refinement], lang: str) -> Reply:
+def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
     if outcome.ml is not None:
-        return _ml(outcome, turn, lang)
+        return _ml(outcome, lang)
     if outcome.inverse is not None:
-        return _inverse(outcome, turn, lang)
+        return _inverse(outcome, lang)
     ans = outcome.workload
     est = ans.estimate
     lines = [_headline(est, lang), _verdict(est, lang), _breakdown(est, lang)]
@@ -174,7 +186,7 @@ def answered(outcome: Outcome, turn: Turn, found: list[Refinement], lang: str) -
         text="\n".join(lines),
         details=answers.as_text(ans, lang),
         choices=choices,
-        parsed=turn.state.draft,
+        parsed=outcome.draft,
         body=answers.as_json(ans, lang).model_dump(mode="json"),
         verdict=est.verdict,
         total_bytes=est.total_bytes,
@@ -182,7 +194,7 @@ def answered(outcome: Outcome, turn: Turn, found: list[Refinement], lang: str) -
     )
 
 
-def _inverse(outcome: Outcome, turn: Turn, lang: str) -> Reply:
+def _inverse(outcome: Outcome, lang: str) -> Reply:
     found = outcome.inverse
     sentence = questions.sentence(outcome.question, found, lang)
     lines = [sentence]
@@ -212,14 +224,14 @@ def _inverse(outcome: Outcome, turn: Turn, lang: str) -> Reply:
         status="answered",
         language=lang,
         text="\n".join(lines),
-        parsed=turn.state.draft,
+        parsed=outcome.draft,
         body=body,
         verdict=None if est is None else est.verdict,
         total_bytes=None if est is None else est.total_bytes,
     )
 
 
-def _ml(outcome: Outcome, turn: Turn, lang: str) -> Reply:
+def _ml(outcome: Outcome, lang: str) -> Reply:
     advice = outcome.ml
     lines = [t("reply.ml", lang)]
     recs = []
@@ -231,7 +243,7 @@ def _ml(outcome: Outcome, turn: Turn, lang: str) -> Reply:
         status="answered",
         language=lang,
         text="\n".join(lines),
-        parsed=turn.state.draft,
+        parsed=outcome.draft,
         body={"verdict": "unknown", "recommendations": recs},
         verdict="unknown",
     )

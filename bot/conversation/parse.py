@@ -132,6 +132,10 @@ def _task(low: str, slots: dict[str, object]) -> None:
         name = (kv.group(1) or kv.group(2)).replace(" ", "").replace("-", "")
         slots["kv_precision"] = _KV_NAMES.get(name, name)
         low = low[: kv.start()] + " " * (kv.end() - kv.start()) + low[kv.end() :]
+    for pattern, engine in v.ENGINES:
+        if pattern.search(low):
+            slots["engine"] = engine
+            break
     low = _ADAM_8BIT.sub(" ", low)
     for pattern, precision in v.PRECISIONS:
         m = pattern.search(low)

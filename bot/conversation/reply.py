@@ -28,6 +28,9 @@ class Reply(BaseModel):
     verdict: str | None = None
     total_bytes: int | None = None
     per_device_bytes: int | None = None
+    # The reader's preferences, for front ends that draw (a chart in their units, or none).
+    units: Literal["GiB", "GB"] = "GiB"
+    charts: bool = True
 
     def as_json(self) -> dict[str, Any]:
         """`llm-sizer ask --json`: the answer's contract with status, or what is missing."""

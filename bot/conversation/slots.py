@@ -36,6 +36,7 @@ class Draft(BaseModel):
     method: Literal["full", "lora", "qlora", "freeze"] | None = None
     precision: str | None = None
     kv_precision: str | None = None
+    engine: str | None = None
     context: int | None = None
     batch: int | None = None
     concurrency: int | None = None

@@ -34,6 +34,14 @@ PRECISIONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(int4|4[\s-]?bits?|q4)\b"), "int4"),
 )
 
+ENGINES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bvllm\b"), "vllm"),
+    (re.compile(r"\b(llama[.\s-]?cpp|ollama|lm\s*studio)\b"), "llama.cpp"),
+    (re.compile(r"\bdeepspeed\b"), "deepspeed"),
+    (re.compile(r"\btorchtune\b"), "torchtune"),
+    (re.compile(r"\b(transformers|hugging\s*face\s+trainer)\b"), "transformers"),
+)
+
 CPU_ONLY = re.compile(
     r"\b(on\s+(?:a\s+|the\s+|my\s+)?cpu|cpu[\s-]only|only\s+(?:a\s+)?cpu|alleen\s+(?:een\s+|de\s+)?cpu|"
     r"op\s+(?:een\s+|de\s+|mijn\s+)?cpu|no\s+gpu|without\s+(?:a\s+)?gpu|zonder\s+(?:een\s+)?gpu|geen\s+gpu)\b"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 GIB = 1 << 30
 MIB = 1 << 20
 
@@ -12,8 +14,16 @@ def _decimal(text: str, lang: str) -> str:
     return text.replace(",", "\0").replace(".", ",").replace("\0", ".")
 
 
+# The unit a reader asked for ("GB" in their settings); GiB, as on the cards, by default.
+UNITS: ContextVar[str] = ContextVar("units", default="GiB")
+
+
 def size(n: float, lang: str) -> str:
-    """Bytes as GiB (one decimal), or MiB below 1 GiB."""
+    """Bytes as GiB (one decimal), or MiB below 1 GiB; decimal GB/MB when UNITS is "GB"."""
+    if UNITS.get() == "GB":
+        if abs(n) >= 1e9:
+            return _decimal(f"{n / 1e9:,.1f} GB", lang)
+        return _decimal(f"{n / 1e6:,.0f} MB", lang)
     if abs(n) >= GIB:
         return _decimal(f"{n / GIB:,.1f} GiB", lang)
     return _decimal(f"{n / MIB:,.0f} MiB", lang)

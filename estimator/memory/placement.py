@@ -3,20 +3,20 @@ llama.cpp --split-mode layer) and the layers that fit on the GPUs when the rest 
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 
 def split_layers(layer_bytes: list[int], devices: int, first: int, last: int) -> list[range]:
     """Contiguous groups of layers, one per device, where the first device also holds `first`
     (embeddings) and the last `last` (lm_head): the split whose fullest device is emptiest."""
     if devices <= 1:
         return [range(len(layer_bytes))]
+    prefix = [0, *accumulate(layer_bytes)]
     low = max([*layer_bytes, first, last])
-    high = first + sum(layer_bytes) + last
+    high = first + prefix[-1] + last
     while low < high:
         mid = (low + high) // 2
-        if (
-            _largest(_assign(layer_bytes, devices, first, last, mid), layer_bytes, first, last)
-            <= mid
-        ):
+        if _largest(_assign(layer_bytes, devices, first, last, mid), prefix, first, last) <= mid:
             high = mid
         else:
             low = mid + 1
@@ -36,8 +36,8 @@ def _assign(layer_bytes: list[int], devices: int, first: int, last: int, cap: in
     return [range(bounds[i], bounds[i + 1]) for i in range(devices)]
 
 
-def _largest(groups: list[range], layer_bytes: list[int], first: int, last: int) -> int:
-    loads = [sum(layer_bytes[i] for i in group) for group in groups]
+def _largest(groups: list[range], prefix: list[int], first: int, last: int) -> int:
+    loads = [prefix[group.stop] - prefix[group.start] for group in groups]
     loads[0] += first
     loads[-1] += last
     return max(loads)

@@ -1,0 +1,195 @@
+"""One message through the whole conversation: who is asking, their saved hardware and the
+question so far (storage), parse, dialogue, answer, reply; then the new state and the query are
+stored. Knows no front end: the terminal and Telegram both call `handle`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from pydantic import BaseModel, ValidationError
+
+from estimator.errors import EstimatorError
+from estimator.result import Note
+from storage import Storage
+from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, User
+
+from ..i18n import LANGUAGES, language, t
+from ..render import errors, numbers
+from . import compose
+from .answer import answer
+from .dialogue import State, Turn, step
+from .parse import normalise, parse
+from .preferences import Preferences
+from .refine import refinements
+from .reply import Reply
+from .slots import Draft
+
+# A question left half-answered this long ago no longer captures the next message.
+STATE_MAX_AGE = timedelta(hours=12)
+DETAILS = re.compile(r"^\s*/?(details?|uitleg|berekening|calculation)\s*[.!?]?\s*$")
+
+
+class Incoming(BaseModel):
+    """A message as any front end delivers it."""
+
+    platform: Platform
+    chat_id: str
+    chat_type: ChatType
+    user_id: str
+    text: str
+    language: str | None = None  # what the client says the user speaks (Telegram sends it)
+    title: str | None = None
+
+
+def profile_draft(spec: HardwareSpec) -> Draft:
+    """A saved hardware profile as the slots a message would fill."""
+    apple = (
+        f"{spec.apple_chip} {spec.apple_memory_gb}GB"
+        if spec.apple_chip and spec.apple_memory_gb
+        else None
+    )
+    has_gpu = bool(spec.gpu or spec.gpu_memory_gb)
+    return Draft(
+        gpu=spec.gpu,
+        gpus=spec.gpu_count if spec.gpu_count > 1 else None,
+        gpu_memory_gb=None if spec.gpu else spec.gpu_memory_gb,
+        ram_gb=spec.ram_gb,
+        apple=apple,
+        cpu_only=True if not has_gpu and not apple and spec.ram_gb else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    user: User
+    chat: Chat
+    state: State
+    prefs: Preferences
+    lang: str  # when the message itself does not say
+
+
+class Conversation:
+    """The conversation over one Storage."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+
+    async def _context(self, message: Incoming) -> _Context:
+        user = await self.storage.users.ensure(
+            message.platform, message.user_id, language=_supported(message.language)
+        )
+        chat = await self.storage.chats.ensure(
+            message.platform, message.chat_id, message.chat_type, title=message.title
+        )
+        stored = await self.storage.conversations.get(chat.id, user.id, max_age=STATE_MAX_AGE)
+        state = _state(stored.state if stored else None)
+        prefs = Preferences.of(user.settings)
+        lang = language(state.language or prefs.language or user.language or chat.language)
+        return _Context(user, chat, state, prefs, lang)
+
+    async def handle(self, message: Incoming) -> Reply:
+        """The reply to `message`. Bad input gets a one-line reason; nothing stored is lost."""
+        c = await self._context(message)
+        units = numbers.UNITS.set(c.prefs.units)
+        try:
+            reply = await self._handle(message, c)
+        finally:
+            numbers.UNITS.reset(units)
+        return reply.model_copy(update={"units": c.prefs.units, "charts": c.prefs.charts})
+
+    async def view(self, message: Incoming, name: str) -> Reply:
+        """Another view of the last answer: "why" (the whole calculation) or "all" (every
+        recommendation)."""
+        c = await self._context(message)
+        if not c.state.answered:
+            return Reply(status="error", language=c.lang, text=t("reply.nothing_to_show", c.lang))
+        units = numbers.UNITS.set(c.prefs.units)
+        try:
+            outcome = answer(*self._prepared(c.state.draft, c.prefs, ()))
+            reply = compose.answered(outcome, [], c.lang)
+        except EstimatorError as exc:
+            return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
+        finally:
+            numbers.UNITS.reset(units)
+        text = compose.all_recommendations(outcome, c.lang) if name == "all" else reply.details
+        return reply.model_copy(
+            update={"text": text or reply.text, "units": c.prefs.units, "charts": False}
+        )
+
+    async def _handle(self, message: Incoming, c: _Context) -> Reply:
+        if not message.text.strip():
+            return Reply(status="error", language=c.lang, text=t("reply.empty", c.lang))
+        if DETAILS.match(normalise(message.text)):
+            return await self.view(message, "why")
+        default = await self.storage.profiles.default(c.user.id)
+        profile = profile_draft(default.hardware) if default else None
+        msg = parse(message.text)
+        turn = step(c.state, msg, message.text, profile)
+        lang = language(msg.language or c.lang)
+        if turn.reset:
+            await self.storage.conversations.clear(c.chat.id, c.user.id)
+            return Reply(status="reset", language=lang, text=t("reply.reset", lang))
+        profile_text = default.text if turn.from_profile and default else None
+        reply = self._reply(turn, profile_text, c.prefs, lang)
+        if reply.status != "error":
+            await self.storage.conversations.put(
+                c.chat.id, c.user.id, turn.state.model_dump(mode="json", exclude_defaults=True)
+            )
+            await self.storage.queries.save(
+                NewQuery(
+                    user_id=c.user.id,
+                    chat_id=c.chat.id,
+                    text=message.text[:2000],
+                    inputs=reply.parsed.model_dump(mode="json", exclude_none=True),
+                    status=reply.status,
+                    verdict=reply.verdict,
+                    total_bytes=reply.total_bytes,
+                    per_device_bytes=reply.per_device_bytes,
+                )
+            )
+        return reply
+
+    @staticmethod
+    def _prepared(
+        draft: Draft, prefs: Preferences, notes: tuple[Note, ...]
+    ) -> tuple[Draft, tuple[Note, ...], float | None]:
+        """The draft with the user's default engine (for inference, when none was asked)."""
+        if prefs.engine and draft.engine is None and draft.task == "inference":
+            draft = draft.model_copy(update={"engine": prefs.engine})
+            notes += (Note("engine_from_settings", {"engine": prefs.engine}),)
+        return draft, notes, prefs.kwh_price
+
+    def _reply(self, turn: Turn, profile_text: str | None, prefs: Preferences, lang: str) -> Reply:
+        if turn.missing:
+            return compose.question(turn, lang)
+        notes = (Note("task_implied", {}),) if turn.implied_task else ()
+        if profile_text:
+            notes += (Note("from_profile", {"hardware": profile_text}),)
+        draft, notes, kwh_price = self._prepared(turn.state.draft, prefs, notes)
+        try:
+            outcome = answer(draft, notes, kwh_price)
+            found = (
+                refinements(draft, outcome.workload.estimate.per_device_bytes)
+                if outcome.workload
+                else []
+            )
+        except EstimatorError as exc:
+            return Reply(
+                status="error", language=lang, text=errors.message(exc, lang), parsed=draft
+            )
+        return compose.answered(outcome, found, lang)
+
+
+def _supported(lang: str | None) -> str | None:
+    code = (lang or "").strip().lower()[:2]
+    return code if code in LANGUAGES else None
+
+
+def _state(stored: dict | None) -> State:
+    """The stored state; one written by an older version that no longer reads starts afresh."""
+    try:
+        return State.model_validate(stored or {})
+    except ValidationError:
+        return State()

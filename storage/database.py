@@ -1,0 +1,111 @@
+"""One database: an engine, short read and write transactions, and driver errors as StorageError.
+
+Every repository call is its own transaction (`read()`, `write()` or `connection()`), so a caller
+never holds a transaction across a round trip to Telegram, and an error rolls back exactly that
+call: nothing stored earlier is touched.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import NoReturn
+
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+
+from .engine import make_engine, sqlite_begin
+from .errors import StorageError
+from .settings import StorageSettings, database_url
+
+
+class Database:
+    def __init__(self, url: str | URL | None = None) -> None:
+        self.url = database_url(url) if url is not None else StorageSettings().url
+        self.engine = make_engine(self.url)
+        self._read_engine = sqlite_begin(self.engine, "DEFERRED")
+        self._write_engine = sqlite_begin(self.engine, "IMMEDIATE")
+        self._reader = async_sessionmaker(self._read_engine, expire_on_commit=False)
+        self._writer = async_sessionmaker(self._write_engine, expire_on_commit=False)
+
+    @property
+    def backend(self) -> str:
+        """ "sqlite" or "postgresql"."""
+        return self.url.get_backend_name()
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[AsyncSession]:
+        """A session for reading, in one transaction so that what it reads is consistent."""
+        async with guard(self.url), self._reader() as session, session.begin():
+            yield session
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[AsyncSession]:
+        """A session whose transaction commits at the end, or rolls back on any error."""
+        async with guard(self.url), self._writer() as session, session.begin():
+            yield session
+
+    @asynccontextmanager
+    async def connection(self, *, write: bool) -> AsyncIterator[AsyncConnection]:
+        """A Core connection in one transaction (committed at the end when all went well).
+
+        For the hot paths (saving a query, reading the default profile): without the ORM's
+        unit of work a call costs about half as much.
+        """
+        engine = self._write_engine if write else self._read_engine
+        async with guard(self.url), engine.begin() as connection:
+            yield connection
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+@asynccontextmanager
+async def guard(url: URL) -> AsyncIterator[None]:
+    """Turns driver and connection errors inside the block into a StorageError."""
+    try:
+        yield
+    except StorageError:
+        raise
+    except IntegrityError as exc:
+        _fail("db_conflict", url, exc)
+    except (SQLAlchemyError, OSError) as exc:
+        _fail("db_unavailable", url, exc)
+    except Exception as exc:
+        if not _is_asyncpg_error(exc):
+            raise
+        _fail("db_unavailable", url, exc)
+
+
+def _is_asyncpg_error(exc: Exception) -> bool:
+    """asyncpg raises its own errors, not wrapped by SQLAlchemy, while connecting ("database
+    does not exist", "role does not exist"). Checked without importing asyncpg for SQLite."""
+    if "asyncpg" not in sys.modules:
+        return False
+    import asyncpg
+
+    return isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError)
+
+
+def _fail(code: str, url: URL, exc: BaseException) -> NoReturn:
+    raise StorageError(
+        code, url=url.render_as_string(hide_password=True), reason=reason(exc, url)
+    ) from None
+
+
+def reason(exc: BaseException, url: URL) -> str:
+    """One line saying what went wrong, without SQL, parameters or the password."""
+    cause = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
+    if isinstance(cause, OSError) and cause.errno:
+        # asyncio's "Connect call failed ('127.0.0.1', 1)" hides the actual reason.
+        text = os.strerror(cause.errno)
+    else:
+        text = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+    # The driver's own message can carry the wrapped driver error class in front of it.
+    text = text.split(": ", 1)[1] if text.startswith("<class ") and ": " in text else text
+    if url.password:
+        text = text.replace(str(url.password), "***")
+    return text[:200]

@@ -1,0 +1,67 @@
+"""Conversation state per (chat, user): the slot-filling machine's memory, shared by replicas."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import delete
+
+from .. import checks
+from ..database import Database
+from ..models import ConversationStateRow, utcnow
+from ..schemas import ConversationState
+from . import convert
+from .dialect import insert
+
+
+class ConversationRepository:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def get(
+        self, chat_id: int, user_id: int, *, max_age: timedelta | None = None
+    ) -> ConversationState | None:
+        """The state, or None when there is none or it is older than `max_age` (a question
+        abandoned yesterday should not swallow today's message)."""
+        async with self._db.read() as session:
+            row = await session.get(ConversationStateRow, (chat_id, user_id))
+            if row is None or (max_age is not None and row.updated_at < utcnow() - max_age):
+                return None
+            return convert.state(row)
+
+    async def put(self, chat_id: int, user_id: int, state: dict[str, Any]) -> ConversationState:
+        """Stores `state`, replacing what was there, in one statement (an upsert)."""
+        state = checks.document(state, "state")
+        now = utcnow()
+        async with self._db.write() as session:
+            stmt = insert(session, ConversationStateRow).values(
+                chat_id=chat_id, user_id=user_id, state=state, updated_at=now
+            )
+            await session.execute(
+                stmt.on_conflict_do_update(
+                    index_elements=["chat_id", "user_id"],
+                    set_={"state": stmt.excluded.state, "updated_at": stmt.excluded.updated_at},
+                )
+            )
+        return ConversationState(chat_id=chat_id, user_id=user_id, state=state, updated_at=now)
+
+    async def clear(self, chat_id: int, user_id: int) -> bool:
+        async with self._db.write() as session:
+            result = await session.execute(
+                delete(ConversationStateRow).where(
+                    ConversationStateRow.chat_id == chat_id,
+                    ConversationStateRow.user_id == user_id,
+                )
+            )
+            return bool(result.rowcount)
+
+    async def prune(self, older_than: timedelta) -> int:
+        """Deletes states untouched for `older_than`; returns how many."""
+        async with self._db.write() as session:
+            result = await session.execute(
+                delete(ConversationStateRow).where(
+                    ConversationStateRow.updated_at < utcnow() - older_than
+                )
+            )
+            return result.rowcount

@@ -1,0 +1,122 @@
+"""`llm-sizer ask` and `llm-sizer chat` as a user runs them: a real process, a real SQLite file
+(DATABASE_URL), the JSON contract, exit codes."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+
+@pytest.fixture
+def env(tmp_path):
+    return {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'sizer.db'}",
+        "LLM_SIZER_LANG": "",
+        "HOME": str(tmp_path),
+    }
+
+
+def cli(env, *args, stdin=None):
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args],
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [
+        ("can I fine-tune 7B on 24GB?", "en"),
+        ("kan ik een 7B model fine-tunen op een GPU met 24GB?", "nl"),
+    ],
+)
+def test_ask_json_fine_tune_7b_on_24gb(env, question, language):
+    """Full fine-tuning of a 7.62B model: 2 + 2 + 4 + 8 bytes per parameter is 113.5 GiB of
+    weights, gradients, master weights and Adam states before activations, so it does not fit
+    a 24 GB card; LoRA is the first rung that fits, QLoRA the second."""
+    code, out, err = cli(env, "ask", question, "--json")
+    assert code == 0, err
+    body = json.loads(out)
+    assert body["status"] == "answered"
+    assert body["language"] == language
+    i = body["inputs"]
+    assert (i["params"], i["task"], i["method"], i["precision"]) == (
+        7_615_616_512,
+        "training",
+        "full",
+        "bf16",
+    )
+    assert i["device_memory_bytes"] == 24 * 2**30
+    c = body["memory"]["components"]
+    assert c["weights"] == c["gradients"] == 2 * 7_615_616_512
+    assert c["master_weights"] == 4 * 7_615_616_512
+    assert c["optimizer_states"] == 8 * 7_615_616_512
+    assert body["verdict"] == "does_not_fit"
+    rules = [r["rule"] for r in body["recommendations"]]
+    assert rules[:2] == ["train_lora", "train_qlora"]
+    assert body["recommendations"][0]["verdict"] == "fits"
+    assert body["parsed"] == {
+        "model": "7B",
+        "task": "training",
+        "gpu_memory_gb": 24.0,
+        "language": language,
+    }
+
+
+def test_ask_json_need_more(env):
+    code, out, _ = cli(env, "ask", "will it fit on my RTX 4090?", "--json")
+    assert code == 0
+    body = json.loads(out)
+    assert body["status"] == "need_more"
+    assert body["missing"] == ["model", "task"]
+    assert body["question_to_user"].startswith("Which model?")
+    assert body["choices"]
+
+
+def test_ask_follow_up_uses_the_previous_question(env):
+    cli(env, "ask", "can I fine-tune 7B on 24GB?")
+    code, out, _ = cli(env, "ask", "and with QLoRA?", "--json")
+    assert code == 0
+    assert json.loads(out)["inputs"]["method"] == "qlora"
+
+
+def test_ask_bad_input_is_one_line_and_exit_2(env):
+    code, out, err = cli(env, "ask", "run a 99999999b model on a 4090")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ")
+
+
+def test_ask_text_shows_verdict_and_choices(env):
+    code, out, _ = cli(env, "ask", "kan ik Llama 3 8B op mijn laptop draaien?")
+    assert code == 0
+    assert "Wat zit er in je laptop?" in out
+    assert "1) RTX 4060 Laptop" in out
+
+
+def test_chat_session(env):
+    """Numbers pick a choice; history lists the questions; quit ends with exit 0."""
+    code, out, err = cli(
+        env,
+        "chat",
+        stdin="kan ik Llama 3 8B op mijn laptop draaien?\n2\nen met 8k context?\ngeschiedenis\nstoppen\n",
+    )
+    assert code == 0, err
+    assert "(RTX 4090 Laptop)" in out
+    assert "GeForce RTX 4090 Laptop" in out
+    assert "Oordeel:" in out
+    assert "Tot ziens." in out
+    assert out.count("kan ik Llama 3 8B op mijn laptop draaien?") == 1
+
+
+def test_chat_ends_on_end_of_input(env):
+    code, out, _ = cli(env, "chat", stdin="")
+    assert code == 0
+    assert "Bye." in out
