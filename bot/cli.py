@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .commands import ask, chat, data, history, profile
+from .commands import ask, bot, chat, data, history, profile
 
 
 class _Parser(argparse.ArgumentParser):
@@ -116,6 +116,7 @@ def parser() -> argparse.ArgumentParser:
     profile.register(sub)
     history.register(sub)
     data.register(sub)
+    bot.register(sub)
     cal = sub.add_parser("calibrate", help="compare the estimator with published measurements")
     cal.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     cal.add_argument("--lang", help="en or nl")

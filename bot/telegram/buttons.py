@@ -1,0 +1,65 @@
+"""Inline buttons and their callback data. The data says what pressing means ("m:with QLoRA":
+say this; "v:why": show the calculation; "p:RTX 4090": save this hardware), never a key into
+memory, so a button still works after a restart or on another replica: whatever it refines is
+in the database."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from ..conversation.reply import Choice, Reply
+from ..i18n import t
+
+CALLBACK_LIMIT = 64  # bytes, Telegram's limit
+PER_ROW = 2
+VIEWS = ("why", "all")
+# prefix -> what the rest of the data is
+KINDS = {
+    "m": "say",  # a message, as if typed
+    "v": "view",  # another view of the last answer
+    "p": "profile",  # hardware to save as a profile
+    "f": "forget",  # yes / no
+    "l": "language",  # en / nl
+    "s": "setting",  # name=value
+}
+_PREFIX = {kind: prefix for prefix, kind in KINDS.items()}
+
+
+def data(kind: str, value: str) -> str | None:
+    """Callback data for a button, or None when it would not fit Telegram's 64 bytes."""
+    text = f"{_PREFIX[kind]}:{value}"
+    return text if len(value) > 0 and len(text.encode("utf-8")) <= CALLBACK_LIMIT else None
+
+
+def parse(raw: str | None) -> tuple[str, str] | None:
+    """(kind, value) for data this bot made; None for anything else."""
+    if not raw or ":" not in raw:
+        return None
+    prefix, value = raw.split(":", 1)
+    kind = KINDS.get(prefix)
+    if kind is None or not value or (kind == "view" and value not in VIEWS):
+        return None
+    return kind, value
+
+
+def rows(buttons: list[tuple[str, str, str]]) -> InlineKeyboardMarkup | None:
+    """(label, kind, value) triples as rows of buttons, leaving out any whose data is too long."""
+    made = [
+        InlineKeyboardButton(label[:64], callback_data=d)
+        for label, kind, value in buttons
+        if (d := data(kind, value)) is not None
+    ]
+    grid = [made[i : i + PER_ROW] for i in range(0, len(made), PER_ROW)]
+    return InlineKeyboardMarkup(grid) if grid else None
+
+
+def choices(items: list[Choice]) -> list[tuple[str, str, str]]:
+    return [(c.label, "say", c.message) for c in items]
+
+
+def keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
+    """The reply's choices as buttons, and for an answer the "why?" and "all options" views."""
+    items = choices(reply.choices)
+    if reply.status == "answered" and reply.details:
+        items += [(t(f"tg.button.{view}", reply.language), "view", view) for view in VIEWS]
+    return rows(items)

@@ -1,0 +1,21 @@
+"""The bot's configuration from the environment. The token is a SecretStr: printing the
+settings, logging them or an error that holds them shows '**********'."""
+
+from __future__ import annotations
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class BotSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    telegram_bot_token: SecretStr | None = None
+    # A self-hosted Bot API server (https://github.com/tdlib/telegram-bot-api), or the tests'
+    # loopback fake: "http://127.0.0.1:8081/bot".
+    telegram_api_base_url: str = "https://api.telegram.org/bot"
+    telegram_api_file_url: str | None = None
+
+    @property
+    def file_url(self) -> str:
+        return self.telegram_api_file_url or self.telegram_api_base_url.replace("/bot", "/file/bot")
