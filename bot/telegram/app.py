@@ -30,6 +30,7 @@ from ..render import errors
 from . import send
 from .account_handlers import AccountHandlers
 from .chat_handlers import ChatHandlers, reader_language
+from .ordering import PerChatOrder
 from .settings import BotSettings
 from .tolerant_bot import TolerantBot
 
@@ -97,9 +98,13 @@ def build(settings: BotSettings, storage: Storage) -> Application:
         base_file_url=settings.file_url,
         request=HTTPXRequest(connection_pool_size=SEND_CONNECTIONS),
         get_updates_request=HTTPXRequest(connection_pool_size=1),
-        rate_limiter=AIORateLimiter(max_retries=MAX_RETRIES),
+        rate_limiter=AIORateLimiter(
+            overall_max_rate=settings.telegram_max_messages_per_s,
+            overall_time_period=1,
+            max_retries=MAX_RETRIES,
+        ),
     )
-    app = Application.builder().bot(bot).build()
+    app = Application.builder().bot(bot).concurrent_updates(PerChatOrder()).build()
     chat = ChatHandlers(Conversation(storage))
     account = AccountHandlers(storage)
     app.add_handler(TypeHandler(Update, _dedupe(storage)), group=-1)

@@ -13,7 +13,10 @@ _MARGIN = 64
 
 
 def _pieces(line: str, room: int) -> Iterable[str]:
-    """A line too long for one message, cut so that each escaped piece fits."""
+    """The line, or when it is too long for one message, pieces whose escaped text fits."""
+    if len(escape(line)) <= room:
+        yield line
+        return
     piece = ""
     for char in line:
         if len(escape(piece + char)) > room:

@@ -3,7 +3,7 @@ settings, logging them or an error that holds them shows '**********'."""
 
 from __future__ import annotations
 
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -15,6 +15,9 @@ class BotSettings(BaseSettings):
     # loopback fake: "http://127.0.0.1:8081/bot".
     telegram_api_base_url: str = "https://api.telegram.org/bot"
     telegram_api_file_url: str | None = None
+    # Telegram's documented overall limit for a bot is about 30 messages per second (Bots FAQ,
+    # "My bot is hitting limits"); a self-hosted Bot API server or paid broadcasts allow more.
+    telegram_max_messages_per_s: float = Field(default=30.0, gt=0, le=10_000)
 
     @property
     def file_url(self) -> str:
