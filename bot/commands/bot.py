@@ -1,4 +1,6 @@
-"""`llm-sizer bot`: the Telegram bot, long polling until interrupted."""
+"""`llm-sizer bot [--webhook]`, `llm-sizer set-webhook [--delete]` and `llm-sizer migrate`: run
+the Telegram bot (long polling, or a webhook server of which several replicas may run), register
+its webhook once at deploy, and bring the database schema up to date."""
 
 from __future__ import annotations
 
@@ -6,19 +8,58 @@ import argparse
 import asyncio
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from ..i18n import language, t
+
+if TYPE_CHECKING:
+    from ..telegram.settings import BotSettings
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("bot", help="run the Telegram bot (TELEGRAM_BOT_TOKEN)")
+    p.add_argument(
+        "--webhook",
+        action="store_true",
+        help="serve webhooks on TELEGRAM_WEBHOOK_LISTEN:PORT instead of polling",
+    )
     p.add_argument("--lang", help="en or nl, for this command's own messages")
     p.set_defaults(func=run)
+    hook = subparsers.add_parser(
+        "set-webhook", help="register TELEGRAM_WEBHOOK_URL with Telegram (once, at deploy)"
+    )
+    hook.add_argument("--delete", action="store_true", help="remove the webhook (back to polling)")
+    hook.add_argument("--lang", help="en or nl")
+    hook.set_defaults(func=set_webhook)
+    migrate = subparsers.add_parser("migrate", help="bring the database schema up to date")
+    migrate.add_argument("--lang", help="en or nl")
+    migrate.set_defaults(func=run_migrate)
 
 
-async def _serve(settings: object) -> None:
+def _fail(key: str, lang: str, **params: object) -> int:
+    print(f"error: {t(key, lang, **params)}", file=sys.stderr)
+    return 2
+
+
+def _settings(lang: str) -> BotSettings | int:
+    """The settings, or the exit code after saying what is missing."""
+    from pydantic import ValidationError
+
+    from ..telegram.settings import BotSettings
+
+    try:
+        settings = BotSettings()
+    except ValidationError:
+        return _fail("tg.error.settings", lang)
+    if settings.telegram_bot_token is None or not settings.telegram_bot_token.get_secret_value():
+        return _fail("tg.error.no_token", lang)
+    return settings
+
+
+async def _serve(settings: BotSettings, webhook: bool) -> None:
     from storage import Storage
 
+    from ..telegram import webhook as server
     from ..telegram.app import build, start_polling, stop_polling
 
     stop = asyncio.Event()
@@ -28,42 +69,93 @@ async def _serve(settings: object) -> None:
     async with await Storage.open() as storage:
         app = build(settings, storage)
         async with app:
-            await start_polling(app)
-            await stop.wait()
-            await stop_polling(app)
+            if webhook:
+                await app.start()
+                runner, _ = await server.start(app, storage, settings)
+                await stop.wait()
+                await runner.cleanup()
+                await app.stop()
+            else:
+                await start_polling(app)
+                await stop.wait()
+                await stop_polling(app)
 
 
-def run(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
-    from ..telegram import logs
-    from ..telegram.settings import BotSettings
-
-    lang = language(args.lang)
-    try:
-        settings = BotSettings()
-    except ValidationError:
-        print(f"error: {t('tg.error.settings', lang)}", file=sys.stderr)
-        return 2
-    if settings.telegram_bot_token is None or not settings.telegram_bot_token.get_secret_value():
-        print(f"error: {t('tg.error.no_token', lang)}", file=sys.stderr)
-        return 2
-    logs.configure(settings.telegram_bot_token.get_secret_value())
-    from telegram.error import InvalidToken, NetworkError
+def _guarded(lang: str, work: object) -> int:
+    """Runs the coroutine; a bad token, an unreachable API or database is one line, exit 2."""
+    from telegram.error import InvalidToken, NetworkError, TelegramError
 
     from storage.errors import StorageError
 
-    try:
-        asyncio.run(_serve(settings))
-    except InvalidToken:
-        print(f"error: {t('tg.error.bad_token', lang)}", file=sys.stderr)
-        return 2
-    except NetworkError as exc:
-        print(f"error: {t('tg.error.network', lang, reason=type(exc).__name__)}", file=sys.stderr)
-        return 2
-    except StorageError as exc:
-        from ..render import errors
+    from ..render import errors
 
+    try:
+        asyncio.run(work)
+    except InvalidToken:
+        return _fail("tg.error.bad_token", lang)
+    except NetworkError as exc:
+        return _fail("tg.error.network", lang, reason=type(exc).__name__)
+    except TelegramError as exc:
+        return _fail("tg.error.telegram", lang, reason=str(exc)[:200])
+    except StorageError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        return _fail("tg.error.listen", lang, reason=exc.strerror or type(exc).__name__)
     return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..telegram import logs
+
+    lang = language(args.lang)
+    settings = _settings(lang)
+    if isinstance(settings, int):
+        return settings
+    if args.webhook and settings.telegram_webhook_secret is None:
+        return _fail("tg.error.no_secret", lang)
+    logs.configure(settings.telegram_bot_token.get_secret_value())
+    return _guarded(lang, _serve(settings, args.webhook))
+
+
+async def _register(settings: BotSettings, delete: bool) -> None:
+    from telegram import Bot, Update
+
+    token = settings.telegram_bot_token.get_secret_value()
+    async with Bot(token, base_url=settings.telegram_api_base_url) as bot:
+        if delete:
+            await bot.delete_webhook()
+            return
+        await bot.set_webhook(
+            settings.telegram_webhook_url,
+            secret_token=settings.telegram_webhook_secret.get_secret_value(),
+            allowed_updates=Update.ALL_TYPES,
+        )
+
+
+def set_webhook(args: argparse.Namespace) -> int:
+    lang = language(args.lang)
+    settings = _settings(lang)
+    if isinstance(settings, int):
+        return settings
+    if not args.delete and not (settings.telegram_webhook_url and settings.telegram_webhook_secret):
+        return _fail("tg.error.no_webhook_url", lang)
+    code = _guarded(lang, _register(settings, args.delete))
+    if code == 0:
+        print(t("tg.webhook.deleted" if args.delete else "tg.webhook.set", lang))
+    return code
+
+
+def run_migrate(args: argparse.Namespace) -> int:
+    from storage.migrate import migrate
+
+    lang = language(args.lang)
+    revision: list[str] = []
+
+    async def work() -> None:
+        revision.append(await migrate())
+
+    code = _guarded(lang, work())
+    if code == 0:
+        print(t("migrate.done", lang, revision=revision[0]))
+    return code

@@ -79,6 +79,7 @@ def _headline(est: Estimate, lang: str) -> str:
         params=numbers.count(i.params, lang),
         task=task,
         precision=i.precision,
+        context=numbers.integer(i.context, lang),
         hardware=hardware,
     )
 

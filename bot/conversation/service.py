@@ -13,21 +13,23 @@ from pydantic import BaseModel, ValidationError
 from estimator.errors import EstimatorError
 from estimator.result import Note
 from storage import Storage
-from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, User
+from storage.schemas import Chat, ChatType, NewQuery, Platform, User
 
 from ..i18n import LANGUAGES, language, t
 from ..render import errors, numbers
-from . import compose
+from . import compose, team
 from .answer import answer
 from .dialogue import State, Turn, step
 from .parse import normalise, parse
 from .preferences import Preferences
 from .refine import refinements
 from .reply import Reply
+from .saved_hardware import profile_draft
 from .slots import Draft
 
 # A question left half-answered this long ago no longer captures the next message.
 STATE_MAX_AGE = timedelta(hours=12)
+GROUPS = ("group", "supergroup")
 DETAILS = re.compile(r"^\s*/?(details?|uitleg|berekening|calculation)\s*[.!?]?\s*$")
 
 
@@ -41,24 +43,6 @@ class Incoming(BaseModel):
     text: str
     language: str | None = None  # what the client says the user speaks (Telegram sends it)
     title: str | None = None
-
-
-def profile_draft(spec: HardwareSpec) -> Draft:
-    """A saved hardware profile as the slots a message would fill."""
-    apple = (
-        f"{spec.apple_chip} {spec.apple_memory_gb}GB"
-        if spec.apple_chip and spec.apple_memory_gb
-        else None
-    )
-    has_gpu = bool(spec.gpu or spec.gpu_memory_gb)
-    return Draft(
-        gpu=spec.gpu,
-        gpus=spec.gpu_count if spec.gpu_count > 1 else None,
-        gpu_memory_gb=None if spec.gpu else spec.gpu_memory_gb,
-        ram_gb=spec.ram_gb,
-        apple=apple,
-        cpu_only=True if not has_gpu and not apple and spec.ram_gb else None,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +107,10 @@ class Conversation:
             return Reply(status="error", language=c.lang, text=t("reply.empty", c.lang))
         if DETAILS.match(normalise(message.text)):
             return await self.view(message, "why")
-        default = await self.storage.profiles.default(c.user.id)
+        # In a group, a member's private profile would show their hardware to everyone: the
+        # team's pool answers there instead.
+        group = c.chat.type in GROUPS
+        default = None if group else await self.storage.profiles.default(c.user.id)
         profile = profile_draft(default.hardware) if default else None
         msg = parse(message.text)
         turn = step(c.state, msg, message.text, profile)
@@ -133,6 +120,10 @@ class Conversation:
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
         profile_text = default.text if turn.from_profile and default else None
         reply = self._reply(turn, profile_text, c.prefs, lang)
+        if group and reply.status == "answered" and reply.body and "memory" in reply.body:
+            pool = await team.machines(self.storage, c.chat.id, lang)
+            found = team.lines(team.verdicts(reply.parsed, pool), lang)
+            reply = reply.model_copy(update={"text": "\n".join([reply.text, "", *found])})
         if reply.status != "error":
             await self.storage.conversations.put(
                 c.chat.id, c.user.id, turn.state.model_dump(mode="json", exclude_defaults=True)
@@ -150,6 +141,23 @@ class Conversation:
                 )
             )
         return reply
+
+    async def who_can(self, message: Incoming) -> Reply:
+        """Which of the team's machines can run the question in `message`."""
+        c = await self._context(message)
+        msg = parse(message.text)
+        lang = language(msg.language or c.lang)
+        turn = step(State(), msg, message.text)
+        if turn.missing:
+            return compose.question(turn, lang)
+        pool = await team.machines(self.storage, c.chat.id, lang)
+        found = team.verdicts(turn.state.draft, pool)
+        return Reply(
+            status="answered",
+            language=lang,
+            text="\n".join(team.lines(found, lang)),
+            parsed=turn.state.draft,
+        )
 
     @staticmethod
     def _prepared(

@@ -6,7 +6,12 @@ from __future__ import annotations
 import logging
 
 from sqlalchemy.exc import SQLAlchemyError
-from telegram import BotCommand, BotCommandScopeAllPrivateChats, Update
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -32,10 +37,13 @@ from .account_handlers import AccountHandlers
 from .chat_handlers import ChatHandlers, reader_language
 from .ordering import PerChatOrder
 from .settings import BotSettings
+from .team_handlers import TeamHandlers
 from .tolerant_bot import TolerantBot
 
 log = logging.getLogger(__name__)
 COMMANDS = ("start", "help", "ask", "profile", "history", "export", "forget", "lang", "settings")
+GROUP_COMMANDS = ("ask", "team", "teamhw", "share", "whocan", "recent", "help")
+PRIVATE_ONLY = ("profile", "history", "export", "forget")
 # Telegram retries a failed send after its retry_after; a few times, then the error handler
 # apologises.
 MAX_RETRIES = 3
@@ -45,17 +53,17 @@ SEND_CONNECTIONS = 256  # PTB's own default for the sending pool
 
 
 async def menu(app: Application) -> None:
-    """The command menu in private chats, in English and in Dutch."""
-    for lang in LANGUAGES:
-        await app.bot.set_my_commands(
-            [BotCommand(c, t(f"tg.command.{c}", lang)) for c in COMMANDS],
-            scope=BotCommandScopeAllPrivateChats(),
-            language_code=lang,
-        )
-    await app.bot.set_my_commands(
-        [BotCommand(c, t(f"tg.command.{c}", "en")) for c in COMMANDS],
-        scope=BotCommandScopeAllPrivateChats(),
-    )
+    """The command menus of private chats and of groups, in English, Dutch and the default."""
+    for commands, scope in (
+        (COMMANDS, BotCommandScopeAllPrivateChats()),
+        (GROUP_COMMANDS, BotCommandScopeAllGroupChats()),
+    ):
+        for lang in (*LANGUAGES, None):
+            await app.bot.set_my_commands(
+                [BotCommand(c, t(f"tg.command.{c}", lang or "en")) for c in commands],
+                scope=scope,
+                language_code=lang,
+            )
 
 
 def _dedupe(storage: Storage):
@@ -105,21 +113,32 @@ def build(settings: BotSettings, storage: Storage) -> Application:
         ),
     )
     app = Application.builder().bot(bot).concurrent_updates(PerChatOrder()).build()
-    chat = ChatHandlers(Conversation(storage))
+    conversation = Conversation(storage)
+    chat = ChatHandlers(conversation)
     account = AccountHandlers(storage)
+    teams = TeamHandlers(storage, conversation)
+    private, groups = filters.ChatType.PRIVATE, filters.ChatType.GROUPS
     app.add_handler(TypeHandler(Update, _dedupe(storage)), group=-1)
+    app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, teams.migrated))
     app.add_handler(CommandHandler("start", chat.start))
     app.add_handler(CommandHandler("help", chat.help))
     app.add_handler(CommandHandler("ask", chat.ask))
-    app.add_handler(CommandHandler("profile", account.profile))
-    app.add_handler(CommandHandler("history", account.history))
-    app.add_handler(CommandHandler("export", account.export))
-    app.add_handler(CommandHandler("forget", account.forget))
+    app.add_handler(CommandHandler(list(PRIVATE_ONLY), teams.private_only, filters=groups))
+    app.add_handler(CommandHandler("profile", account.profile, filters=private))
+    app.add_handler(CommandHandler("history", account.history, filters=private))
+    app.add_handler(CommandHandler("export", account.export, filters=private))
+    app.add_handler(CommandHandler("forget", account.forget, filters=private))
     app.add_handler(CommandHandler("lang", account.language))
     app.add_handler(CommandHandler("settings", account.settings))
+    app.add_handler(CommandHandler("team", teams.pool, filters=groups))
+    app.add_handler(CommandHandler("teamhw", teams.hardware, filters=groups))
+    app.add_handler(CommandHandler("share", teams.share, filters=groups))
+    app.add_handler(CommandHandler("whocan", teams.who_can, filters=groups))
+    app.add_handler(CommandHandler("recent", teams.recent, filters=groups))
     app.add_handler(CallbackQueryHandler(chat.button, pattern=r"^[mv]:"))
     app.add_handler(CallbackQueryHandler(account.button, pattern=r"^[pfls]:"))
-    app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, chat.message))
+    app.add_handler(MessageHandler(private & filters.TEXT & ~filters.COMMAND, chat.message))
+    app.add_handler(MessageHandler(groups & filters.TEXT & ~filters.COMMAND, chat.group_message))
     app.add_error_handler(_on_error)
     return app
 

@@ -3,7 +3,9 @@ Each is one step: read the update, let the conversation core answer, send the re
 
 from __future__ import annotations
 
-from telegram import Update
+import re
+
+from telegram import Message, Update
 from telegram.ext import ContextTypes
 
 from ..conversation.service import Conversation
@@ -56,6 +58,22 @@ class ChatHandlers:
     async def message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._answer(update, context, update.effective_message.text or "")
 
+    async def group_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """In a group: a message that mentions the bot or replies to it; the rest is talk
+        between people (and privacy mode hides it from the bot anyway)."""
+        message = update.effective_message
+        mention = f"@{context.bot.username}"
+        replied = message.reply_to_message
+        to_bot = (
+            replied is not None
+            and replied.from_user is not None
+            and replied.from_user.id == context.bot.id
+        )
+        if mention.lower() not in (message.text or "").lower() and not to_bot:
+            return
+        text = re.sub(re.escape(mention), " ", message.text or "", flags=re.IGNORECASE)
+        await self._answer(update, context, text)
+
     async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A refinement or view button; other kinds belong to the account handlers."""
         query = update.callback_query
@@ -68,8 +86,22 @@ class ChatHandlers:
             await self._answer(update, context, value)
         elif kind == "view":
             reply = await self.conversation.view(incoming(update, value), value)
-            await send.reply(context.bot, update.effective_chat.id, reply, table=value == "why")
+            await send.reply(
+                context.bot,
+                update.effective_chat.id,
+                reply,
+                table=value == "why",
+                to=_answered(update),
+            )
 
     async def _answer(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
         reply = await self.conversation.handle(incoming(update, text))
-        await send.reply(context.bot, update.effective_chat.id, reply)
+        await send.reply(context.bot, update.effective_chat.id, reply, to=_answered(update))
+
+
+def _answered(update: Update) -> Message | None:
+    """The message a reply answers: the user's, or the bot's own one whose button was pressed."""
+    if update.callback_query is not None:
+        message = update.callback_query.message
+        return message if isinstance(message, Message) else None
+    return update.effective_message

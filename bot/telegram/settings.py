@@ -19,6 +19,14 @@ class BotSettings(BaseSettings):
     # "My bot is hitting limits"); a self-hosted Bot API server or paid broadcasts allow more.
     telegram_max_messages_per_s: float = Field(default=30.0, gt=0, le=10_000)
 
+    # Webhook mode (`llm-sizer bot --webhook`, several replicas): this process listens on
+    # LISTEN:PORT at PATH behind TLS termination; `llm-sizer set-webhook` registers URL once.
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = Field(default=8080, ge=0, le=65535)
+    telegram_webhook_path: str = "/telegram"
+
     @property
     def file_url(self) -> str:
         return self.telegram_api_file_url or self.telegram_api_base_url.replace("/bot", "/file/bot")

@@ -97,6 +97,28 @@ class ChatRepository:
             result = await session.execute(delete(ChatRow).where(ChatRow.id == chat_id))
             return bool(result.rowcount)
 
+    async def migrate(
+        self, platform: Platform, old_external_id: str | int, new_external_id: str | int
+    ) -> Chat | None:
+        """A group that became a supergroup got a new id: the team's data moves with it. When
+        the new id was already seen (its first message raced the migration notice) that empty
+        row gives way to the old one. None when the old id was never stored."""
+        old_key, new_key = external_key(old_external_id), external_key(new_external_id)
+        async with self._db.write() as session:
+            row = await session.scalar(
+                select(ChatRow)
+                .where(ChatRow.platform == platform, ChatRow.external_id == old_key)
+                .with_for_update()
+            )
+            if row is None:
+                return None
+            await session.execute(
+                delete(ChatRow).where(ChatRow.platform == platform, ChatRow.external_id == new_key)
+            )
+            row.external_id, row.type = new_key, "supergroup"
+            await session.flush()
+            return convert.chat(row)
+
     async def join(self, chat_id: int, user_id: int) -> Membership:
         """Records that the user is in the chat (idempotent); sharing stays as it was."""
         async with self._db.write() as session:

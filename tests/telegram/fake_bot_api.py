@@ -68,6 +68,10 @@ class FakeBotApi(UpdateFeed):
         self.max_poll_wait = max_poll_wait
         self.calls: list[Call] = []
         self.blocked: set[int | str] = set()
+        # (chat id, user id) of group admins, for getChatMember
+        self.admins: set[tuple[int, int]] = set()
+        # old group id -> supergroup id, after migrate_group()
+        self.migrated: dict[int, int] = {}
         self.webhook_url = ""
         self.port = 0
         self._files: dict[str, bytes] = {}
@@ -232,6 +236,12 @@ class FakeBotApi(UpdateFeed):
             raise bad_request("chat not found")
         if chat_id in self.blocked:
             raise ApiError(403, "Forbidden: bot was blocked by the user")
+        if chat_id in self.migrated:
+            raise ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": self.migrated[chat_id]},
+            )
         return self._chats[chat_id]
 
     def _reply_to(self, chat_id: int | str, params: dict[str, Any]) -> int | None:
@@ -382,6 +392,35 @@ class FakeBotApi(UpdateFeed):
             "chat": chat,
             "document": {"file_id": file_id, "file_unique_id": file_id, "file_size": len(document)},
         }
+
+    async def _api_getChatMember(self, params: dict, files: dict) -> dict[str, Any]:
+        chat = self._chat(params)
+        user_id = int(params.get("user_id") or 0)
+        user = {"id": user_id, "is_bot": False, "first_name": "Test"}
+        if (chat["id"], user_id) in self.admins:
+            return {"status": "creator", "user": user, "is_anonymous": False}
+        return {"status": "member", "user": user}
+
+    def migrate_group(self, old_chat_id: int, new_chat_id: int, user_id: int) -> None:
+        """The group becomes a supergroup: Telegram posts a service message in each chat, and
+        sends to the old id fail from now on with migrate_to_chat_id."""
+        self.add_chat(new_chat_id, "supergroup")
+        for chat_id, key, value in (
+            (old_chat_id, "migrate_to_chat_id", new_chat_id),
+            (new_chat_id, "migrate_from_chat_id", old_chat_id),
+        ):
+            self.enqueue(
+                {
+                    "message": {
+                        "message_id": self._next_message_id(chat_id),
+                        "date": int(time.time()),
+                        "chat": self._chats[chat_id],
+                        "from": {"id": user_id, "is_bot": False, "first_name": "Test"},
+                        key: value,
+                    }
+                }
+            )
+        self.migrated[old_chat_id] = new_chat_id
 
     async def _api_editMessageText(self, params: dict, files: dict) -> dict[str, Any]:
         sent = self._edited(params)

@@ -53,7 +53,9 @@ async def test_commands_are_in_the_menu_in_both_languages(bot, fake):
 async def test_a_question_gets_an_answer_buttons_and_a_chart(bot, fake):
     (answer,) = await reply_to(fake, ALICE, "can I fine-tune 7B on 24GB?")
     assert answer.parse_mode == "HTML"
-    assert answer.plain_text.startswith("Qwen2.5-7B (7.62B), training (full), bf16 on 24 GB GPU")
+    assert answer.plain_text.startswith(
+        "Qwen2.5-7B (7.62B), training (full), bf16, 2,048 tokens on 24 GB GPU"
+    )
     assert "Verdict: does not fit. Needs 117.6 GiB per device" in answer.plain_text
     assert "m:with QLoRA" in answer.callback_data
     assert {"v:why", "v:all"} <= set(answer.callback_data)
@@ -68,7 +70,9 @@ async def test_a_missing_model_is_asked_with_buttons_then_answered(bot, fake):
     assert "m:Llama-3.1-8B" in question.callback_data
     fake.press_button(ALICE, question, "m:Qwen2.5-7B")
     answer = (await fake.wait_messages(ALICE, 2, timeout=15))[1]
-    assert answer.plain_text.startswith("Qwen2.5-7B (7.62B), inference, bf16 on GeForce RTX 4090")
+    assert answer.plain_text.startswith(
+        "Qwen2.5-7B (7.62B), inference, bf16, 4,096 tokens on GeForce RTX 4090"
+    )
 
 
 async def test_a_button_refines_the_answer(bot, fake):

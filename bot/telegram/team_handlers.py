@@ -1,0 +1,138 @@
+"""Handlers of a team's group chat: /team (the pool), /teamhw add|remove (admins only), /share
+on|off, /whocan QUESTION, /recent, and a group's move to a supergroup."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus
+from telegram.ext import ContextTypes
+
+from storage import Storage
+from storage.schemas import Chat, User
+
+from ..conversation import team
+from ..conversation.service import Conversation
+from ..i18n import t
+from ..profile_text import parse as parse_hardware
+from ..render import numbers
+from . import send
+from .chat_handlers import reader_language
+from .identity import incoming
+
+ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+RECENT_SHOWN = 10
+
+
+class TeamHandlers:
+    def __init__(self, storage: Storage, conversation: Conversation) -> None:
+        self.storage = storage
+        self.conversation = conversation
+
+    async def _chat_and_user(self, update: Update) -> tuple[Chat, User]:
+        chat = update.effective_chat
+        user = await self.storage.users.ensure("telegram", update.effective_user.id)
+        stored = await self.storage.chats.ensure("telegram", chat.id, chat.type, title=chat.title)
+        return stored, user
+
+    async def _say(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
+        await send.text(context.bot, update.effective_chat.id, text, to=update.effective_message)
+
+    async def pool(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/team: the team hardware and the profiles members share."""
+        lang = reader_language(update)
+        chat, _ = await self._chat_and_user(update)
+        machines = await team.machines(self.storage, chat.id, lang)
+        if not machines:
+            await self._say(update, context, t("team.no_hardware", lang))
+            return
+        lines = [t("team.pool", lang)]
+        lines += [f"• {m.name}: {m.description}" for m in machines]
+        await self._say(update, context, "\n".join(lines))
+
+    async def hardware(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/teamhw add TEXT | /teamhw remove NAME, for the group's admins."""
+        lang = reader_language(update)
+        args = context.args or []
+        if len(args) < 2 or args[0].lower() not in ("add", "remove"):
+            await self._say(update, context, t("team.hw_usage", lang))
+            return
+        member = await context.bot.get_chat_member(
+            update.effective_chat.id, update.effective_user.id
+        )
+        if member.status not in ADMINS:
+            await self._say(update, context, t("team.admins_only", lang))
+            return
+        chat, user = await self._chat_and_user(update)
+        text = " ".join(args[1:])
+        if args[0].lower() == "remove":
+            await self.storage.team_hardware.remove(chat.id, text)
+            await self._say(update, context, t("team.hw_removed", lang, name=text))
+            return
+        parsed = parse_hardware(text)
+        saved = await self.storage.team_hardware.save(
+            chat.id, parsed.suggested_name(), parsed.hardware(), text=text, added_by=user.id
+        )
+        await self._say(update, context, t("team.hw_added", lang, name=saved.name))
+
+    async def share(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/share on|off: a member's own default profile in (or out of) the team's pool."""
+        lang = reader_language(update)
+        choice = (context.args or [""])[0].lower()
+        if choice not in ("on", "off", "aan", "uit"):
+            await self._say(update, context, t("team.share_usage", lang))
+            return
+        chat, user = await self._chat_and_user(update)
+        if choice in ("off", "uit"):
+            await self.storage.chats.stop_sharing(chat.id, user.id)
+            await self._say(update, context, t("team.share_off", lang))
+            return
+        if await self.storage.profiles.default(user.id) is None:
+            await self._say(update, context, t("team.share_no_profile", lang))
+            return
+        await self.storage.chats.share_profile(chat.id, user.id)
+        await self._say(update, context, t("team.share_on", lang))
+
+    async def who_can(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        lang = reader_language(update)
+        question = " ".join(context.args or [])
+        if not question:
+            await self._say(update, context, t("team.whocan_usage", lang))
+            return
+        await self._chat_and_user(update)
+        reply = await self.conversation.who_can(incoming(update, question))
+        await send.reply(context.bot, update.effective_chat.id, reply, to=update.effective_message)
+
+    async def recent(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/recent: the team's latest questions and verdicts (never a member's hardware)."""
+        lang = reader_language(update)
+        chat, _ = await self._chat_and_user(update)
+        queries = await self.storage.queries.recent_for_chat(chat.id, RECENT_SHOWN)
+        if not queries:
+            await self._say(update, context, t("history.empty", lang))
+            return
+        lines = []
+        for q in queries:
+            verdict = (
+                t("history.need_more", lang)
+                if q.status == "need_more"
+                else t(f"verdict.{q.verdict or 'unknown'}", lang)
+            )
+            total = "" if q.total_bytes is None else f", {numbers.size(q.total_bytes, lang)}"
+            lines.append(f"• {' '.join(q.text.split())[:120]} — {verdict}{total}")
+        await self._say(update, context, "\n".join(lines))
+
+    async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The group became a supergroup with a new id: the team's data moves along."""
+        message = update.effective_message
+        if message.migrate_to_chat_id:
+            await self.storage.chats.migrate(
+                "telegram", message.chat.id, message.migrate_to_chat_id
+            )
+        elif message.migrate_from_chat_id:
+            await self.storage.chats.migrate(
+                "telegram", message.migrate_from_chat_id, message.chat.id
+            )
+
+    async def private_only(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/profile, /history, /export and /forget in a group: they would show private data."""
+        await self._say(update, context, t("team.private_only", reader_language(update)))

@@ -1,0 +1,51 @@
+"""One worker at a time per chat, across processes: the bot replicas behind a webhook must not
+answer two messages of one chat at once, or a follow-up could be read before its question.
+
+On PostgreSQL a session-level advisory lock, held on its own connection for the duration; on
+SQLite (one machine, one process per database in practice) an asyncio lock per key."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy import text
+
+from .database import Database, guard
+
+# Advisory lock keys are one int64 namespace shared with the migration lock; keys for chats are
+# hashes of "chat:<key>", which collide with it with probability 2^-64.
+_local: dict[str, asyncio.Lock] = {}
+_waiting: dict[str, int] = {}
+
+
+def _key(name: str) -> int:
+    return int.from_bytes(
+        hashlib.blake2b(f"chat:{name}".encode(), digest_size=8).digest(), "big", signed=True
+    )
+
+
+@asynccontextmanager
+async def chat_lock(db: Database, name: str) -> AsyncIterator[None]:
+    """Hold the lock named `name` (a chat) until the block ends."""
+    if db.backend == "postgresql":
+        async with guard(db.url), db.engine.connect() as connection:
+            await connection.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _key(name)})
+            await connection.commit()
+            try:
+                yield
+            finally:
+                await connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _key(name)})
+                await connection.commit()
+        return
+    lock = _local.setdefault(name, asyncio.Lock())
+    _waiting[name] = _waiting.get(name, 0) + 1
+    try:
+        async with lock:
+            yield
+    finally:
+        _waiting[name] -= 1
+        if not _waiting[name]:
+            del _waiting[name], _local[name]
