@@ -17,11 +17,12 @@ async def fake() -> AsyncIterator[FakeBotApi]:
         yield server
 
 
-def settings(fake: FakeBotApi) -> BotSettings:
+def settings(fake: FakeBotApi, **more: object) -> BotSettings:
     return BotSettings(
         telegram_bot_token=TOKEN,
         telegram_api_base_url=fake.base_url,
         telegram_api_file_url=fake.base_file_url,
+        **more,
     )
 
 
