@@ -1,8 +1,8 @@
 """One worker at a time per chat, across processes: the bot replicas behind a webhook must not
 answer two messages of one chat at once, or a follow-up could be read before its question.
 
-On PostgreSQL a session-level advisory lock, held on its own connection for the duration; on
-SQLite (one machine, one process per database in practice) an asyncio lock per key."""
+Within a process an asyncio lock per chat; on PostgreSQL also a session-level advisory lock, held
+on its own connection for the duration, for the other processes. SQLite serves one process."""
 
 from __future__ import annotations
 
@@ -30,7 +30,11 @@ def _key(name: str) -> int:
 @asynccontextmanager
 async def chat_lock(db: Database, name: str) -> AsyncIterator[None]:
     """Hold the lock named `name` (a chat) until the block ends."""
-    if db.backend == "postgresql":
+    async with _local_lock(name):
+        if db.backend != "postgresql":
+            yield
+            return
+        # Only the first of this process's waiters for a chat holds a connection to wait on.
         async with guard(db.url), db.engine.connect() as connection:
             await connection.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _key(name)})
             await connection.commit()
@@ -39,7 +43,10 @@ async def chat_lock(db: Database, name: str) -> AsyncIterator[None]:
             finally:
                 await connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _key(name)})
                 await connection.commit()
-        return
+
+
+@asynccontextmanager
+async def _local_lock(name: str) -> AsyncIterator[None]:
     lock = _local.setdefault(name, asyncio.Lock())
     _waiting[name] = _waiting.get(name, 0) + 1
     try:

@@ -8,6 +8,7 @@ one is acknowledged, which keeps each chat in order."""
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import logging
 
@@ -23,6 +24,10 @@ from .settings import BotSettings
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # Telegram's updates are far smaller
+# Each update in flight holds a connection for its chat's lock and uses one more at a time to
+# answer: 6 x 2 stays within SQLAlchemy's default pool (5, overflow 10), so waiting updates
+# queue here instead of timing out on the pool.
+MAX_IN_FLIGHT = 6
 
 
 def chat_key(update: Update) -> str:
@@ -40,6 +45,8 @@ def server(app: Application, storage: Storage, settings: BotSettings) -> web.App
         else ""
     )
 
+    in_flight = asyncio.Semaphore(MAX_IN_FLIGHT)
+
     async def receive(request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
         if not secret or not hmac.compare_digest(given.encode(), secret.encode()):
@@ -49,7 +56,7 @@ def server(app: Application, storage: Storage, settings: BotSettings) -> web.App
         except Exception:  # any malformed body: acknowledged, or Telegram retries it forever
             log.warning("dropped a webhook body that is not an update")
             return web.Response(status=200)
-        async with chat_lock(storage.db, chat_key(update)):
+        async with in_flight, chat_lock(storage.db, chat_key(update)):
             await app.process_update(update)
         return web.Response(status=200)
 
