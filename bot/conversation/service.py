@@ -15,7 +15,7 @@ from estimator.result import Note
 from storage import Storage
 from storage.schemas import Chat, ChatType, NewQuery, Platform, User
 
-from ..i18n import LANGUAGES, language, t
+from ..i18n import language, supported, t
 from ..render import errors, numbers
 from . import compose, team
 from .answer import answer
@@ -62,7 +62,7 @@ class Conversation:
 
     async def _context(self, message: Incoming) -> _Context:
         user = await self.storage.users.ensure(
-            message.platform, message.user_id, language=_supported(message.language)
+            message.platform, message.user_id, language=supported(message.language)
         )
         chat = await self.storage.chats.ensure(
             message.platform, message.chat_id, message.chat_type, title=message.title
@@ -188,11 +188,6 @@ class Conversation:
                 status="error", language=lang, text=errors.message(exc, lang), parsed=draft
             )
         return compose.answered(outcome, found, lang)
-
-
-def _supported(lang: str | None) -> str | None:
-    code = (lang or "").strip().lower()[:2]
-    return code if code in LANGUAGES else None
 
 
 def _state(stored: dict | None) -> State:

@@ -27,6 +27,12 @@ def language(requested: str | None = None) -> str:
     return DEFAULT_LANGUAGE
 
 
+def supported(code: str | None) -> str | None:
+    """ "nl" for "nl-BE", None for a language without a catalog (a client's language code)."""
+    short = (code or "").strip().lower()[:2]
+    return short if short in LANGUAGES else None
+
+
 def has(key: str, lang: str) -> bool:
     return key in catalog(lang)
 

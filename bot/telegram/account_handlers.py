@@ -13,10 +13,10 @@ from storage import Storage
 from storage.schemas import User
 
 from ..conversation.preferences import ENGINES, MAX_KWH_PRICE, Preferences
-from ..i18n import LANGUAGES, language, t
+from ..i18n import LANGUAGES, language, supported, t
 from ..profile_text import describe
 from ..profile_text import parse as parse_hardware
-from ..render import numbers
+from ..render import numbers, questions_list
 from . import buttons, send
 
 COMMON_HARDWARE = (
@@ -38,7 +38,9 @@ class AccountHandlers:
 
     async def _user(self, update: Update) -> tuple[User, str]:
         tg = update.effective_user
-        user = await self.storage.users.ensure("telegram", tg.id, language=_supported(tg))
+        user = await self.storage.users.ensure(
+            "telegram", tg.id, language=supported(tg.language_code)
+        )
         return user, language(Preferences.of(user.settings).language or user.language)
 
     async def profile(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -95,15 +97,7 @@ class AccountHandlers:
         if not queries:
             await send.text(context.bot, update.effective_chat.id, t("history.empty", lang))
             return
-        lines = []
-        for q in queries:
-            verdict = (
-                t("history.need_more", lang)
-                if q.status == "need_more"
-                else t(f"verdict.{q.verdict or 'unknown'}", lang)
-            )
-            total = "" if q.total_bytes is None else f", {numbers.size(q.total_bytes, lang)}"
-            lines.append(f"• {' '.join(q.text.split())[:120]} — {verdict}{total}")
+        lines = [questions_list.line(q, lang) for q in queries]
         await send.text(context.bot, update.effective_chat.id, "\n".join(lines))
 
     async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -248,8 +242,3 @@ class AccountHandlers:
             await self._set_language(context, chat_id, user, value)
         elif kind == "setting" and "=" in value:
             await self._set(context, chat_id, user, *value.split("=", 1), lang)
-
-
-def _supported(tg_user: object) -> str | None:
-    code = (getattr(tg_user, "language_code", None) or "")[:2].lower()
-    return code if code in LANGUAGES else None

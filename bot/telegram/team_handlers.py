@@ -14,7 +14,7 @@ from ..conversation import team
 from ..conversation.service import Conversation
 from ..i18n import t
 from ..profile_text import parse as parse_hardware
-from ..render import numbers
+from ..render import questions_list
 from . import send
 from .chat_handlers import reader_language
 from .identity import incoming
@@ -110,15 +110,7 @@ class TeamHandlers:
         if not queries:
             await self._say(update, context, t("history.empty", lang))
             return
-        lines = []
-        for q in queries:
-            verdict = (
-                t("history.need_more", lang)
-                if q.status == "need_more"
-                else t(f"verdict.{q.verdict or 'unknown'}", lang)
-            )
-            total = "" if q.total_bytes is None else f", {numbers.size(q.total_bytes, lang)}"
-            lines.append(f"• {' '.join(q.text.split())[:120]} — {verdict}{total}")
+        lines = [questions_list.line(q, lang) for q in queries]
         await self._say(update, context, "\n".join(lines))
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
