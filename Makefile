@@ -32,3 +32,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/advice_speed.py
 	$(BIN)/python bench/conversation_speed.py
 	$(BIN)/python bench/storage_speed.py
+	$(BIN)/python bench/telegram_speed.py
