@@ -40,7 +40,14 @@ def make_engine(url: URL, *, pooled: bool = True) -> AsyncEngine:
         path = sqlite_path(url)
         if path is not None:
             _make_parent(path, url)
-        engine = create_async_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S}, **kwargs)
+        # Every use is a `begin()` block that commits or rolls back itself, so the pool's own
+        # ROLLBACK on check-in is a wasted round trip to aiosqlite's thread on every call.
+        engine = create_async_engine(
+            url,
+            connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S},
+            pool_reset_on_return=None,
+            **kwargs,
+        )
         _sqlite_events(engine)
         return engine
     return create_async_engine(
