@@ -39,18 +39,30 @@ class ChatHandlers:
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         lang = reader_language(update)
         examples = buttons.rows([(q, "say", q) for q in EXAMPLES[lang]])
-        await send.text(context.bot, update.effective_chat.id, t("tg.start", lang), examples)
+        await send.text(
+            context.bot,
+            update.effective_chat.id,
+            t("tg.start", lang),
+            examples,
+            update.effective_message,
+        )
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await send.text(
-            context.bot, update.effective_chat.id, t("tg.help", reader_language(update))
+            context.bot,
+            update.effective_chat.id,
+            t("tg.help", reader_language(update)),
+            to=update.effective_message,
         )
 
     async def ask(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         question = " ".join(context.args or [])
         if not question:
             await send.text(
-                context.bot, update.effective_chat.id, t("tg.ask_usage", reader_language(update))
+                context.bot,
+                update.effective_chat.id,
+                t("tg.ask_usage", reader_language(update)),
+                to=update.effective_message,
             )
             return
         await self._answer(update, context, question)
