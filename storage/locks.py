@@ -15,10 +15,33 @@ from sqlalchemy import text
 
 from .database import Database, guard
 
+
+class KeyedLocks:
+    """An asyncio lock per name, made on first use and dropped when its last holder or waiter
+    leaves, so a process that has seen a million chats does not keep a million locks."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._users: dict[str, int] = {}
+
+    @asynccontextmanager
+    async def hold(self, name: str) -> AsyncIterator[None]:
+        lock = self._locks.setdefault(name, asyncio.Lock())
+        self._users[name] = self._users.get(name, 0) + 1
+        try:
+            async with lock:
+                yield
+        finally:
+            self._users[name] -= 1
+            if not self._users[name]:
+                del self._users[name], self._locks[name]
+
+
+_local = KeyedLocks()
+
+
 # Advisory lock keys are one int64 namespace shared with the migration lock; keys for chats are
 # hashes of "chat:<key>", which collide with it with probability 2^-64.
-_local: dict[str, asyncio.Lock] = {}
-_waiting: dict[str, int] = {}
 
 
 def _key(name: str) -> int:
@@ -30,7 +53,7 @@ def _key(name: str) -> int:
 @asynccontextmanager
 async def chat_lock(db: Database, name: str) -> AsyncIterator[None]:
     """Hold the lock named `name` (a chat) until the block ends."""
-    async with _local_lock(name):
+    async with _local.hold(name):
         if db.backend != "postgresql":
             yield
             return
@@ -43,16 +66,3 @@ async def chat_lock(db: Database, name: str) -> AsyncIterator[None]:
             finally:
                 await connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _key(name)})
                 await connection.commit()
-
-
-@asynccontextmanager
-async def _local_lock(name: str) -> AsyncIterator[None]:
-    lock = _local.setdefault(name, asyncio.Lock())
-    _waiting[name] = _waiting.get(name, 0) + 1
-    try:
-        async with lock:
-            yield
-    finally:
-        _waiting[name] -= 1
-        if not _waiting[name]:
-            del _waiting[name], _local[name]

@@ -21,3 +21,13 @@ def incoming(update: Update, text: str) -> Incoming:
         language=user.language_code,
         title=chat.title,
     )
+
+
+def chat_key(update: Update) -> str:
+    """What one chat's updates share, for handling them one at a time: the chat, else (an
+    update without one, like an inline query) the user."""
+    if update.effective_chat is not None:
+        return f"telegram:{update.effective_chat.id}"
+    if update.effective_user is not None:
+        return f"telegram:user:{update.effective_user.id}"
+    return "telegram:none"

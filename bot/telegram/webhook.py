@@ -19,6 +19,7 @@ from telegram.ext import Application
 from storage import Storage
 from storage.locks import chat_lock
 
+from .identity import chat_key
 from .settings import BotSettings
 
 log = logging.getLogger(__name__)
@@ -28,14 +29,6 @@ MAX_BODY = 1 << 20  # Telegram's updates are far smaller
 # answer: 6 x 2 stays within SQLAlchemy's default pool (5, overflow 10), so waiting updates
 # queue here instead of timing out on the pool.
 MAX_IN_FLIGHT = 6
-
-
-def chat_key(update: Update) -> str:
-    if update.effective_chat is not None:
-        return f"telegram:{update.effective_chat.id}"
-    if update.effective_user is not None:
-        return f"telegram:user:{update.effective_user.id}"
-    return "telegram:none"
 
 
 def server(app: Application, storage: Storage, settings: BotSettings) -> web.Application:
