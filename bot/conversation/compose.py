@@ -185,7 +185,6 @@ def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
         status="answered",
         language=lang,
         text="\n".join(lines),
-        details=answers.as_text(ans, lang),
         choices=choices,
         parsed=outcome.draft,
         body=answers.as_json(ans, lang).model_dump(mode="json"),

@@ -19,7 +19,6 @@ class Reply(BaseModel):
     status: Literal["answered", "need_more", "error", "reset"]
     language: Literal["en", "nl"]
     text: str  # the reply as plain text lines
-    details: str | None = None  # the full calculation (table, steps, cost), for "details"
     missing: list[str] = []
     question_to_user: str | None = None
     choices: list[Choice] = []
@@ -31,6 +30,12 @@ class Reply(BaseModel):
     # The reader's preferences, for front ends that draw (a chart in their units, or none).
     units: Literal["GiB", "GB"] = "GiB"
     charts: bool = True
+
+    @property
+    def about_one_workload(self) -> bool:
+        """An answer with one memory breakdown (not a question, an inverse answer or classical
+        machine learning): what has a calculation to show, a chart and refinements."""
+        return self.status == "answered" and self.per_device_bytes is not None
 
     def as_json(self) -> dict[str, Any]:
         """`llm-sizer ask --json`: the answer's contract with status, or what is missing."""

@@ -15,6 +15,7 @@ from estimator.result import Note
 from storage import Storage
 from storage.schemas import Chat, ChatType, NewQuery, Platform, User
 
+from .. import answers
 from ..i18n import language, supported, t
 from ..render import errors, numbers
 from . import compose, team
@@ -97,10 +98,13 @@ class Conversation:
             return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
         finally:
             numbers.UNITS.reset(units)
-        text = compose.all_recommendations(outcome, c.lang) if name == "all" else reply.details
-        return reply.model_copy(
-            update={"text": text or reply.text, "units": c.prefs.units, "charts": False}
-        )
+        if name == "all":
+            text = compose.all_recommendations(outcome, c.lang)
+        elif outcome.workload is not None:
+            text = answers.as_text(outcome.workload, c.lang)
+        else:
+            text = reply.text
+        return reply.model_copy(update={"text": text, "units": c.prefs.units, "charts": False})
 
     async def _handle(self, message: Incoming, c: _Context) -> Reply:
         if not message.text.strip():

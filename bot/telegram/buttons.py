@@ -60,6 +60,6 @@ def choices(items: list[Choice]) -> list[tuple[str, str, str]]:
 def keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
     """The reply's choices as buttons, and for an answer the "why?" and "all options" views."""
     items = choices(reply.choices)
-    if reply.status == "answered" and reply.details:
+    if reply.about_one_workload:
         items += [(t(f"tg.button.{view}", reply.language), "view", view) for view in VIEWS]
     return rows(items)

@@ -29,10 +29,6 @@ def _draw(reply: Reply) -> bytes | None:
 async def chart(reply: Reply) -> bytes | None:
     """A PNG for answers about one workload; None for questions, inverse answers and classical
     machine learning, which have no single memory breakdown to draw."""
-    if not reply.charts or reply.status != "answered" or not reply.body:
-        return None
-    if "memory" not in reply.body:
-        return None
-    if reply.parsed.inverse or reply.parsed.ml_kind:
+    if not reply.charts or not reply.about_one_workload:
         return None
     return await asyncio.to_thread(_draw, reply)
