@@ -124,7 +124,7 @@ class Conversation:
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
         profile_text = default.text if turn.from_profile and default else None
         reply = self._reply(turn, profile_text, c.prefs, lang)
-        if group and reply.status == "answered" and reply.body and "memory" in reply.body:
+        if group and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
             found = team.lines(team.verdicts(reply.parsed, pool), lang)
             reply = reply.model_copy(update={"text": "\n".join([reply.text, "", *found])})

@@ -38,6 +38,18 @@ async def test_answers_in_a_group_say_which_team_machines_fit(bot, fake):
     assert "✓ lab server" in full.plain_text and "✗ old desktop" in full.plain_text
 
 
+async def test_an_inverse_answer_lists_no_team_verdicts(bot, fake):
+    """ "The biggest model for a 4090" names no workload to try on the team's machines (the
+    search's placeholder model must not be judged there)."""
+    fake.admins.add((GROUP, ADMIN))
+    await group_reply(fake, ADMIN, "/teamhw add 2x A100 80GB lab server")
+    (answer,) = await group_reply(
+        fake, BOB, "/ask what's the biggest model I can run on an RTX 4090?"
+    )
+    assert answer.plain_text.startswith("Largest catalog model that fits")
+    assert "On the team's hardware" not in answer.plain_text
+
+
 async def test_whocan_lists_the_machines(bot, fake):
     fake.admins.add((GROUP, ADMIN))
     await group_reply(fake, ADMIN, "/teamhw add 2x A100 80GB lab server")
