@@ -40,6 +40,10 @@ def ram_usable(machine: Machine) -> int | None:
     return max(0, machine.ram_bytes - k.OS_RESERVE_BYTES)
 
 
+# The verdicts under which the workload runs as asked (tight: with under 10% headroom).
+FITTING = ("fits", "tight")
+
+
 def fit_verdict(totals: list[int], usable: list[int]) -> tuple[str, float]:
     """fits / tight / does_not_fit for per-device totals, and the smallest headroom share."""
     headroom = min((u - t) / u if u else -1.0 for t, u in zip(totals, usable, strict=True))

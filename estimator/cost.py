@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .capacity import FITTING
 from .errors import EstimatorError
 from .estimate import estimate
 from .hardware.catalog import cloud_instances, find_gpu
@@ -16,7 +17,6 @@ from .workload import Workload
 # Electricity when the user sets no price: US average residential price, about $0.16/kWh in 2023
 # (EIA Electric Power Monthly); the EU household average was EUR 0.287/kWh in H1 2025 (Eurostat).
 DEFAULT_KWH_PRICE_USD = 0.16
-FITTING = ("fits", "tight")
 
 
 @dataclass(frozen=True, slots=True)

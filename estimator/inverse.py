@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from .capacity import FITTING
 from .errors import EstimatorError
 from .estimate import estimate
 from .hardware.catalog import cloud_instances, find_gpu, gpus
@@ -19,7 +20,6 @@ from .resolve import resolve
 from .result import Estimate
 from .workload import MAX_SEQUENCES, Workload
 
-FITTING = ("fits", "tight")
 # Best quality first, per engine (int8 before int4; GGUF by bits per weight).
 PRECISION_LADDER = {
     "transformers": ("bf16", "fp8", "int8", "nf4"),

@@ -10,13 +10,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from estimator import inverse
+from estimator.capacity import FITTING
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from estimator.hardware.types import Machine
 from estimator.result import Estimate
 from estimator.workload import Workload
 
-FITTING = ("fits", "tight")
 MAX_GPUS = 64
 # What int8/int4 mean per engine (the engines' own quantised formats).
 INT8 = {"transformers": "int8", "vllm": "gptq-int8", "llama.cpp": "q8_0"}

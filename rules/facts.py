@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from estimator import inverse
+from estimator.capacity import FITTING
 from estimator.cost import DEFAULT_KWH_PRICE_USD, electricity, purchase
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine as make_machine
@@ -162,7 +163,7 @@ def llm_facts(w: Workload, m: Machine | None) -> Facts:
     fact.update(_hardware_fields(m, est))
     fact.update(_guidance_fields(w, m, est))
     alts: list[Alternative] = []
-    if m is not None and est.verdict not in alternatives.FITTING:
+    if m is not None and est.verdict not in FITTING:
         alts = (
             alternatives.training(w, m, est)
             if i.task == "training"

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 from ..i18n import t
+from ..render import questions_list
 from .ask import incoming
 from .profile import Context, run_with_storage, when
 
@@ -61,10 +62,9 @@ async def _history(s: Context, lang: str) -> None:
     user = await s.storage.users.find("local", s.os_user)
     queries = await s.storage.queries.recent_for_user(user.id, HISTORY_SHOWN) if user else []
     if not queries:
-        print(t("chat.no_history", lang))
+        print(t("history.empty", lang))
     for q in reversed(queries):
-        verdict = t(f"verdict.{q.verdict}", lang) if q.verdict else q.status
-        print(f"  {when(q.created_at)}  {q.text}  ({verdict})")
+        print(f"  {when(q.created_at)}  {questions_list.line(q, lang)}")
 
 
 async def _chat(s: Context) -> int:

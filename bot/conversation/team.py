@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from estimator.capacity import FITTING
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from storage import Storage
@@ -16,8 +17,6 @@ from ..render import numbers
 from .answer import machine, workload
 from .saved_hardware import profile_draft
 from .slots import HARDWARE_SLOTS, Draft
-
-FITTING = ("fits", "tight")
 
 
 @dataclass(frozen=True, slots=True)

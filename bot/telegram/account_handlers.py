@@ -223,9 +223,7 @@ class AccountHandlers:
 
     async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Buttons of /profile, /forget, /lang and /settings."""
-        query = update.callback_query
-        parsed = buttons.parse(query.data)
-        await query.answer()
+        parsed = await buttons.pressed(update)
         if parsed is None:
             return
         kind, value = parsed

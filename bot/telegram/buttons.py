@@ -5,7 +5,7 @@ in the database."""
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from ..conversation.reply import Choice, Reply
 from ..i18n import t
@@ -40,6 +40,13 @@ def parse(raw: str | None) -> tuple[str, str] | None:
     if kind is None or not value or (kind == "view" and value not in VIEWS):
         return None
     return kind, value
+
+
+async def pressed(update: Update) -> tuple[str, str] | None:
+    """Acknowledge a button press (Telegram shows a spinner until then) and read its data."""
+    query = update.callback_query
+    await query.answer()
+    return parse(query.data)
 
 
 def rows(buttons: list[tuple[str, str, str]]) -> InlineKeyboardMarkup | None:

@@ -88,9 +88,7 @@ class ChatHandlers:
 
     async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A refinement or view button; other kinds belong to the account handlers."""
-        query = update.callback_query
-        parsed = buttons.parse(query.data)
-        await query.answer()
+        parsed = await buttons.pressed(update)
         if parsed is None:
             return
         kind, value = parsed
