@@ -14,7 +14,6 @@ from estimator.workload import Workload
 from .i18n import t
 from .render import numbers
 
-QUESTIONS = ("context", "concurrency", "precision", "model", "gpu", "gpus", "cloud")
 NEED_HARDWARE = ("context", "concurrency", "precision", "model", "gpus")
 
 

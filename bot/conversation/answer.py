@@ -14,18 +14,8 @@ from rules import Advice, advise_ml
 
 from .. import answers, questions
 from ..model_source import resolve_model
-from .slots import Draft
+from .slots import FIT_QUESTION, Draft
 
-# The conversation's inverse kinds as `llm-sizer fit` names its questions.
-FIT_QUESTION = {
-    "largest_model": "model",
-    "max_context": "context",
-    "max_concurrency": "concurrency",
-    "best_precision": "precision",
-    "smallest_gpu": "gpu",
-    "gpus_needed": "gpus",
-    "cheapest_cloud": "cloud",
-}
 PLACEHOLDER_MODEL = "7B"  # the largest-model search replaces it
 
 

@@ -12,28 +12,18 @@ from pydantic import BaseModel, ConfigDict
 from estimator.errors import EstimatorError
 from estimator.models import lookup
 
+from .. import questions
 from .parse import normalise
-from .slots import HARDWARE_SLOTS, Draft
+from .slots import FIT_QUESTION, HARDWARE_SLOTS, Draft
 
 Slot = Literal["model", "task", "hardware", "ram"]
 # Inverse questions answered from the hardware: without it there is nothing to search.
-NEED_HARDWARE = frozenset(
-    {"largest_model", "max_context", "max_concurrency", "best_precision", "gpus_needed"}
-)
+NEED_HARDWARE = frozenset(k for k, q in FIT_QUESTION.items() if q in questions.NEED_HARDWARE)
 RESET = re.compile(
     r"^\s*/?(new|nieuw|reset|start\s+over|opnieuw|nieuwe\s+vraag|new\s+question|begin\s+opnieuw)\s*[.!]?\s*$"
 )
 INFERENCE_FORMATS = frozenset({"awq", "gptq", "int4", "int8", "fp8"})
 _ONLY_NUMBER = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*(?:gb|gib)?\s*$")
-# What the inverse question computes: a message that sets it answers a forward question instead.
-_COMPUTES = {
-    "max_context": "context",
-    "max_concurrency": "concurrency",
-    "best_precision": "precision",
-    "largest_model": "model",
-    "smallest_gpu": "gpu",
-    "gpus_needed": "gpus",
-}
 
 
 class State(BaseModel):
@@ -98,8 +88,14 @@ def _merge(base: Draft, msg: Draft) -> Draft:
     if msg.model and base.ml_kind:
         base = base.model_copy(update={"ml_kind": None, "rows": None, "features": None})
     merged = msg.merged_over(base)
-    computed = _COMPUTES.get(merged.inverse or "")
-    if computed and msg.inverse is None and getattr(msg, computed) is not None:
+    # A message that sets what the inverse question computes asks a forward question instead
+    # (asking for the cloud is not choosing an instance).
+    computed = FIT_QUESTION.get(merged.inverse or "")
+    if (
+        computed not in (None, "cloud")
+        and msg.inverse is None
+        and getattr(msg, computed) is not None
+    ):
         merged = merged.model_copy(update={"inverse": None})
     if merged.method and merged.task is None:
         merged = merged.model_copy(update={"task": "training"})

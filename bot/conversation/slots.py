@@ -21,6 +21,17 @@ Inverse = Literal[
 ]
 
 
+# Each inverse question as `llm-sizer fit` names it; apart from "cloud", that name is also the
+# slot the question computes ("max_context" finds the largest `context`).
+FIT_QUESTION: dict[str, str] = {
+    "largest_model": "model",
+    "max_context": "context",
+    "max_concurrency": "concurrency",
+    "best_precision": "precision",
+    "smallest_gpu": "gpu",
+    "gpus_needed": "gpus",
+    "cheapest_cloud": "cloud",
+}
 HARDWARE_SLOTS = frozenset(
     {"gpu", "gpus", "gpu_memory_gb", "ram_gb", "apple", "cpu_only", "laptop"}
 )
