@@ -21,7 +21,7 @@ from ..render import errors, numbers
 from . import compose, team
 from .answer import answer
 from .dialogue import State, Turn, step
-from .parse import normalise, parse
+from .parse import MAX_TEXT, normalise, parse
 from .preferences import Preferences
 from .refine import refinements
 from .reply import Reply
@@ -87,7 +87,9 @@ class Conversation:
     async def view(self, message: Incoming, name: str) -> Reply:
         """Another view of the last answer: "why" (the whole calculation) or "all" (every
         recommendation)."""
-        c = await self._context(message)
+        return await self._view(await self._context(message), name)
+
+    async def _view(self, c: _Context, name: str) -> Reply:
         if not c.state.answered:
             return Reply(status="error", language=c.lang, text=t("reply.nothing_to_show", c.lang))
         units = numbers.UNITS.set(c.prefs.units)
@@ -110,7 +112,7 @@ class Conversation:
         if not message.text.strip():
             return Reply(status="error", language=c.lang, text=t("reply.empty", c.lang))
         if DETAILS.match(normalise(message.text)):
-            return await self.view(message, "why")
+            return await self._view(c, "why")
         # In a group, a member's private profile would show their hardware to everyone: the
         # team's pool answers there instead.
         group = c.chat.type in GROUPS
@@ -136,7 +138,7 @@ class Conversation:
                 NewQuery(
                     user_id=c.user.id,
                     chat_id=c.chat.id,
-                    text=message.text[:2000],
+                    text=message.text[:MAX_TEXT],
                     inputs=reply.parsed.model_dump(mode="json", exclude_none=True),
                     status=reply.status,
                     verdict=reply.verdict,

@@ -45,7 +45,7 @@ def split(
             size += len(rendered) + 1
     if current:
         messages.append("\n".join(current))
-    return [m for m in messages if m.strip()] or []
+    return [m for m in messages if m.strip()]
 
 
 def answer(text: str) -> list[str]:
