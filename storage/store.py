@@ -16,6 +16,7 @@ from .repositories import (
     ProfileRepository,
     QueryRepository,
     TeamHardwareRepository,
+    TurnRepository,
     UpdateRepository,
     UserRepository,
 )
@@ -35,6 +36,7 @@ class Storage:
         self.conversations = ConversationRepository(db)
         self.updates = UpdateRepository(db)
         self.privacy = PrivacyRepository(db)
+        self.turns = TurnRepository(db, self.users, self.chats)
 
     @classmethod
     async def open(cls, url: str | URL | None = None, *, upgrade: bool = True) -> Self:

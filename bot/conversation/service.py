@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 from estimator.errors import EstimatorError
 from estimator.result import Note
 from storage import Storage
-from storage.schemas import Chat, ChatType, NewQuery, Platform, User
+from storage.schemas import Chat, ChatType, NewQuery, Platform, Profile, User
 
 from .. import answers
 from ..i18n import language, supported, t
@@ -51,6 +51,7 @@ class _Context:
     user: User
     chat: Chat
     state: State
+    profile: Profile | None  # the user's default; None in groups, where it would be shown
     prefs: Preferences
     lang: str  # when the message itself does not say
 
@@ -62,17 +63,23 @@ class Conversation:
         self.storage = storage
 
     async def _context(self, message: Incoming) -> _Context:
-        user = await self.storage.users.ensure(
-            message.platform, message.user_id, language=supported(message.language)
+        found = await self.storage.turns.load(
+            message.platform,
+            message.user_id,
+            message.chat_id,
+            message.chat_type,
+            language=supported(message.language),
+            title=message.title,
+            max_age=STATE_MAX_AGE,
         )
-        chat = await self.storage.chats.ensure(
-            message.platform, message.chat_id, message.chat_type, title=message.title
-        )
-        stored = await self.storage.conversations.get(chat.id, user.id, max_age=STATE_MAX_AGE)
-        state = _state(stored.state if stored else None)
+        user, chat = found.user, found.chat
+        state = _state(found.state.state if found.state else None)
+        # In a group, a member's private profile would show their hardware to everyone: the
+        # team's pool answers there instead.
+        profile = None if chat.type in GROUPS else found.default_profile
         prefs = Preferences.of(user.settings)
         lang = language(state.language or prefs.language or user.language or chat.language)
-        return _Context(user, chat, state, prefs, lang)
+        return _Context(user, chat, state, profile, prefs, lang)
 
     async def handle(self, message: Incoming) -> Reply:
         """The reply to `message`. Bad input gets a one-line reason; nothing stored is lost."""
@@ -113,28 +120,24 @@ class Conversation:
             return Reply(status="error", language=c.lang, text=t("reply.empty", c.lang))
         if DETAILS.match(normalise(message.text)):
             return await self._view(c, "why")
-        # In a group, a member's private profile would show their hardware to everyone: the
-        # team's pool answers there instead.
-        group = c.chat.type in GROUPS
-        default = None if group else await self.storage.profiles.default(c.user.id)
-        profile = profile_draft(default.hardware) if default else None
         msg = parse(message.text)
+        profile = profile_draft(c.profile.hardware) if c.profile else None
         turn = step(c.state, msg, message.text, profile)
         lang = language(msg.language or c.lang)
         if turn.reset:
             await self.storage.conversations.clear(c.chat.id, c.user.id)
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
-        profile_text = default.text if turn.from_profile and default else None
+        profile_text = c.profile.text if turn.from_profile and c.profile else None
         reply = self._reply(turn, profile_text, c.prefs, lang)
-        if group and reply.about_one_workload:
+        if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
             found = team.lines(team.verdicts(reply.parsed, pool), lang)
             reply = reply.model_copy(update={"text": "\n".join([reply.text, "", *found])})
         if reply.status != "error":
-            await self.storage.conversations.put(
-                c.chat.id, c.user.id, turn.state.model_dump(mode="json", exclude_defaults=True)
-            )
-            await self.storage.queries.save(
+            await self.storage.turns.save(
+                c.chat.id,
+                c.user.id,
+                turn.state.model_dump(mode="json", exclude_defaults=True),
                 NewQuery(
                     user_id=c.user.id,
                     chat_id=c.chat.id,
@@ -144,7 +147,7 @@ class Conversation:
                     verdict=reply.verdict,
                     total_bytes=reply.total_bytes,
                     per_device_bytes=reply.per_device_bytes,
-                )
+                ),
             )
         return reply
 

@@ -1,5 +1,6 @@
-"""One repository per entity; each method is one short transaction and returns pydantic
-objects (storage.schemas), never ORM rows."""
+"""One repository per entity, each method one short transaction returning pydantic
+objects (storage.schemas), never ORM rows; and turns, what answering one message reads and
+writes, gathered into as few transactions as it allows."""
 
 from .chats import ChatRepository
 from .conversations import ConversationRepository
@@ -7,6 +8,7 @@ from .privacy import PrivacyRepository
 from .profiles import ProfileRepository
 from .queries import QueryRepository
 from .team_hardware import TeamHardwareRepository
+from .turns import TurnContext, TurnRepository
 from .updates import UpdateRepository
 from .users import UserRepository
 
@@ -17,6 +19,8 @@ __all__ = [
     "ProfileRepository",
     "QueryRepository",
     "TeamHardwareRepository",
+    "TurnContext",
+    "TurnRepository",
     "UpdateRepository",
     "UserRepository",
 ]

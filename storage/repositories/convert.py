@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from sqlalchemy import Row
@@ -54,6 +55,11 @@ def profile(row: ProfileRow | Row[Any]) -> Profile:
         created_at=row.created_at,
         updated_at=row.updated_at,
     )
+
+
+def profile_values(values: Mapping[str, Any]) -> Profile:
+    """From a profile's columns by name (a joined Core row's share of them)."""
+    return Profile.model_validate({**values, "hardware": {f: values[f] for f in HARDWARE_FIELDS}})
 
 
 def chat(row: ChatRow) -> Chat:

@@ -9,13 +9,26 @@ it is new.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import delete
+from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import checks
 from ..database import Database
 from ..models import ProcessedUpdateRow, utcnow
-from .dialect import insert
+
+
+def _claim(dialect: Any) -> Any:
+    return (
+        dialect.insert(ProcessedUpdateRow.__table__)
+        .on_conflict_do_nothing(index_elements=["source", "update_id"])
+        .returning(ProcessedUpdateRow.update_id)
+    )
+
+
+# Run for every update: Core statements built once (see Database.connection).
+_CLAIM = {"sqlite": _claim(sqlite), "postgresql": _claim(postgresql)}
 
 
 class UpdateRepository:
@@ -26,14 +39,10 @@ class UpdateRepository:
         """True the first time (source, update_id) is seen, False for every repeat."""
         source = checks.name(source, "source")
         checks.in_range("update_id", update_id, -(2**63), 2**63 - 1)
-        async with self._db.write() as session:
-            stmt = (
-                insert(session, ProcessedUpdateRow)
-                .values(source=source, update_id=update_id, processed_at=utcnow())
-                .on_conflict_do_nothing(index_elements=["source", "update_id"])
-                .returning(ProcessedUpdateRow.update_id)
-            )
-            return (await session.execute(stmt)).first() is not None
+        values = {"source": source, "update_id": update_id, "processed_at": utcnow()}
+        async with self._db.connection(write=True) as connection:
+            found = await connection.execute(_CLAIM[connection.dialect.name], values)
+            return found.first() is not None
 
     async def prune(self, older_than: timedelta) -> int:
         """Forgets ids processed more than `older_than` ago (Telegram stops redelivering after
