@@ -12,7 +12,14 @@ from ..database import Database
 from ..models import ConversationStateRow, utcnow
 from ..schemas import ConversationState
 from . import convert
-from .dialect import insert
+from .dialect import insert_on_conflict
+
+PUT_STATE = insert_on_conflict(
+    ConversationStateRow.__table__,
+    ("chat_id", "user_id", "state", "updated_at"),
+    ("chat_id", "user_id"),
+    update=("state", "updated_at"),
+)
 
 
 class ConversationRepository:
@@ -34,15 +41,10 @@ class ConversationRepository:
         """Stores `state`, replacing what was there, in one statement (an upsert)."""
         state = checks.document(state, "state")
         now = utcnow()
-        async with self._db.write() as session:
-            stmt = insert(session, ConversationStateRow).values(
-                chat_id=chat_id, user_id=user_id, state=state, updated_at=now
-            )
-            await session.execute(
-                stmt.on_conflict_do_update(
-                    index_elements=["chat_id", "user_id"],
-                    set_={"state": stmt.excluded.state, "updated_at": stmt.excluded.updated_at},
-                )
+        async with self._db.connection(write=True) as connection:
+            await connection.execute(
+                PUT_STATE,
+                {"chat_id": chat_id, "user_id": user_id, "state": state, "updated_at": now},
             )
         return ConversationState(chat_id=chat_id, user_id=user_id, state=state, updated_at=now)
 

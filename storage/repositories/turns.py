@@ -11,7 +11,6 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, insert, select, true
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Row
 
 from .. import checks
@@ -21,6 +20,7 @@ from ..models import ChatRow, ConversationStateRow, ProfileRow, QueryRow, UserRo
 from ..schemas import Chat, ChatType, ConversationState, NewQuery, Platform, Profile, User
 from . import convert
 from .chats import ChatRepository
+from .conversations import PUT_STATE
 from .users import UserRepository, external_key
 
 _USERS: Table = UserRow.__table__
@@ -51,15 +51,6 @@ _LOAD = (
 )
 
 
-def _put_state(dialect: Any) -> Any:
-    stmt = dialect.insert(_STATES)
-    return stmt.on_conflict_do_update(
-        index_elements=["chat_id", "user_id"],
-        set_={"state": stmt.excluded.state, "updated_at": stmt.excluded.updated_at},
-    )
-
-
-_PUT_STATE = {"sqlite": _put_state(sqlite), "postgresql": _put_state(postgresql)}
 _SAVE_QUERY = insert(QueryRow.__table__)
 
 
@@ -120,9 +111,9 @@ class TurnRepository:
         state = checks.document(state, "state")
         now = utcnow()
         async with self._db.connection(write=True) as connection:
-            put = _PUT_STATE[connection.dialect.name]
             await connection.execute(
-                put, {"chat_id": chat_id, "user_id": user_id, "state": state, "updated_at": now}
+                PUT_STATE,
+                {"chat_id": chat_id, "user_id": user_id, "state": state, "updated_at": now},
             )
             await connection.execute(_SAVE_QUERY, {**query.model_dump(), "created_at": now})
 

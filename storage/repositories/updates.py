@@ -9,26 +9,21 @@ it is new.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from sqlalchemy import delete
-from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import checks
 from ..database import Database
 from ..models import ProcessedUpdateRow, utcnow
+from .dialect import insert_on_conflict
 
-
-def _claim(dialect: Any) -> Any:
-    return (
-        dialect.insert(ProcessedUpdateRow.__table__)
-        .on_conflict_do_nothing(index_elements=["source", "update_id"])
-        .returning(ProcessedUpdateRow.update_id)
-    )
-
-
-# Run for every update: Core statements built once (see Database.connection).
-_CLAIM = {"sqlite": _claim(sqlite), "postgresql": _claim(postgresql)}
+# Run for every update: built once, as SQL text (see dialect.insert_on_conflict).
+_CLAIM = insert_on_conflict(
+    ProcessedUpdateRow.__table__,
+    ("source", "update_id", "processed_at"),
+    ("source", "update_id"),
+    returning="update_id",
+)
 
 
 class UpdateRepository:
@@ -41,7 +36,7 @@ class UpdateRepository:
         checks.in_range("update_id", update_id, -(2**63), 2**63 - 1)
         values = {"source": source, "update_id": update_id, "processed_at": utcnow()}
         async with self._db.connection(write=True) as connection:
-            found = await connection.execute(_CLAIM[connection.dialect.name], values)
+            found = await connection.execute(_CLAIM, values)
             return found.first() is not None
 
     async def prune(self, older_than: timedelta) -> int:
