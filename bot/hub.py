@@ -7,11 +7,15 @@ and works offline. Tests exercise model_source with shipped config files instead
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 
 from estimator.errors import EstimatorError
 from estimator.models import catalog
 
 
+# A model's config does not change under a running bot; refinements, charts and team verdicts
+# of one answer each resolve the model again.
+@lru_cache(maxsize=256)
 def fetch_config(repo_id: str) -> dict:
     try:
         from huggingface_hub import hf_hub_download

@@ -34,14 +34,24 @@ def read_config(path: Path) -> dict:
     return raw
 
 
-def _looks_like_path(text: str) -> bool:
-    return text.endswith(".json") or text.startswith((".", "/", "~")) or Path(text).exists()
+def _written_as_path(text: str) -> bool:
+    return text.endswith(".json") or text.startswith((".", "/", "~"))
 
 
-def resolve_model(text: str, *, hub: bool = True) -> lookup.ModelChoice:
-    """The architecture `text` names; raises EstimatorError with suggestions when none."""
+def needs_download(text: str) -> bool:
+    """Whether `resolve_model(text)` may go to the Hugging Face Hub (slow: callers in an event
+    loop run it in a thread)."""
+    return bool(_HF_ID.match(text)) and lookup.find(text) is None
+
+
+def resolve_model(text: str, *, hub: bool = True, files: bool = True) -> lookup.ModelChoice:
+    """The architecture `text` names; raises EstimatorError with suggestions when none.
+    `files` False refuses paths without touching the disk: a Telegram user must not make the
+    bot read, or probe for, files on its server."""
     text = text.strip() if isinstance(text, str) else text
-    if isinstance(text, str) and text and _looks_like_path(text):
+    if isinstance(text, str) and text and not files and _written_as_path(text):
+        raise EstimatorError("config_local_only")
+    if isinstance(text, str) and text and files and (_written_as_path(text) or Path(text).exists()):
         path = Path(text).expanduser()
         raw = read_config(path)
         name = str(raw.get("_name_or_path") or path.resolve().parent.name or path.stem)

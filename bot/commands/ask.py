@@ -41,7 +41,7 @@ def incoming(s: Context, text: str) -> Incoming:
 async def _ask(s: Context) -> int:
     from ..conversation.service import Conversation
 
-    reply = await Conversation(s.storage).handle(incoming(s, s.args.question))
+    reply = await Conversation(s.storage, local_files=True).handle(incoming(s, s.args.question))
     if reply.status == "error":
         print(f"error: {reply.text}", file=sys.stderr)
         return 2

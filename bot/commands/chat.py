@@ -70,7 +70,7 @@ async def _history(s: Context, lang: str) -> None:
 async def _chat(s: Context) -> int:
     from ..conversation.service import Conversation
 
-    conversation = Conversation(s.storage)
+    conversation = Conversation(s.storage, local_files=True)
     lang = s.lang
     print(t("chat.welcome", lang))
     choices: list[str] = []

@@ -3,6 +3,7 @@ or the CPU-versus-GPU guidance for classical machine learning."""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from estimator.hardware.catalog import machine as make_machine
@@ -17,6 +18,10 @@ from ..model_source import resolve_model
 from .slots import FIT_QUESTION, Draft
 
 PLACEHOLDER_MODEL = "7B"  # the largest-model search replaces it
+# Whether a question may name a config.json on this machine: the terminal's front ends turn it
+# on; off for everyone else (see model_source.resolve_model), also in threads that start with
+# a fresh context.
+LOCAL_FILES: ContextVar[bool] = ContextVar("local_files", default=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +45,7 @@ def machine(draft: Draft) -> Machine | None:
 
 
 def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
-    choice = resolve_model(draft.model or PLACEHOLDER_MODEL)
+    choice = resolve_model(draft.model or PLACEHOLDER_MODEL, files=LOCAL_FILES.get())
     return (
         Workload(
             model=choice.architecture,

@@ -3,6 +3,8 @@ the answer as chat text (verdict, breakdown, advice, assumptions, next steps) an
 
 from __future__ import annotations
 
+from typing import Any
+
 from estimator.models import catalog
 from estimator.result import COMPONENTS, Estimate
 from rules import Advice
@@ -187,24 +189,16 @@ def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
         text="\n".join(lines),
         choices=choices,
         parsed=outcome.draft,
-        body=answers.as_json(ans, lang).model_dump(mode="json"),
         verdict=est.verdict,
         total_bytes=est.total_bytes,
         per_device_bytes=fullest.components.total,
-    )
+    ).with_body(lambda: answers.as_json(ans, lang).model_dump(mode="json"))
 
 
 def _inverse(outcome: Outcome, lang: str) -> Reply:
     found = outcome.inverse
     sentence = questions.sentence(outcome.question, found, lang)
     lines = [sentence]
-    body: dict = {
-        "inverse": {
-            "question": outcome.question,
-            "answer": questions.plain_value(found),
-            "answer_text": sentence,
-        }
-    }
     est = found.estimate
     if est is not None:
         fullest = max(est.devices, key=lambda d: d.components.total)
@@ -219,16 +213,24 @@ def _inverse(outcome: Outcome, lang: str) -> Reply:
             _breakdown(est, lang),
         ]
         lines += _assumed(est, lang)
-        body.update(estimate_json.answer(est, lang).model_dump(mode="json"))
+
+    def body() -> dict[str, Any]:
+        inverse = {
+            "question": outcome.question,
+            "answer": questions.plain_value(found),
+            "answer_text": sentence,
+        }
+        out = {} if est is None else estimate_json.answer(est, lang).model_dump(mode="json")
+        return {"inverse": inverse, **out}
+
     return Reply(
         status="answered",
         language=lang,
         text="\n".join(lines),
         parsed=outcome.draft,
-        body=body,
         verdict=None if est is None else est.verdict,
         total_bytes=None if est is None else est.total_bytes,
-    )
+    ).with_body(body)
 
 
 def _ml(outcome: Outcome, lang: str) -> Reply:
@@ -244,6 +246,5 @@ def _ml(outcome: Outcome, lang: str) -> Reply:
         language=lang,
         text="\n".join(lines),
         parsed=outcome.draft,
-        body={"verdict": "unknown", "recommendations": recs},
         verdict="unknown",
-    )
+    ).with_body(lambda: {"verdict": "unknown", "recommendations": recs})

@@ -3,10 +3,12 @@ choices to offer, and for answers the JSON contract of `--json`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, PrivateAttr
 
+from ..render import numbers
 from .slots import Draft
 
 
@@ -23,13 +25,30 @@ class Reply(BaseModel):
     question_to_user: str | None = None
     choices: list[Choice] = []
     parsed: Draft = Draft()  # the question so far, after merging
-    body: dict[str, Any] | None = None  # the `--json` contract of an answer
     verdict: str | None = None
     total_bytes: int | None = None
     per_device_bytes: int | None = None
     # The reader's preferences, for front ends that draw (a chart in their units, or none).
     units: Literal["GiB", "GB"] = "GiB"
     charts: bool = True
+    _body: Callable[[], dict[str, Any]] | None = PrivateAttr(default=None)
+
+    def with_body(self, make: Callable[[], dict[str, Any]]) -> Reply:
+        """This reply with `make` to build its `--json` contract when it is read: only `ask
+        --json` and tests read it, and on every chat answer it cost a tenth of the answer."""
+        self._body = make
+        return self
+
+    @property
+    def body(self) -> dict[str, Any] | None:
+        """The `--json` contract of an answer, in the reader's units."""
+        if self._body is None:
+            return None
+        units = numbers.UNITS.set(self.units)
+        try:
+            return self._body()
+        finally:
+            numbers.UNITS.reset(units)
 
     @property
     def about_one_workload(self) -> bool:

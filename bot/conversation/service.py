@@ -4,7 +4,10 @@ stored. Knows no front end: the terminal and Telegram both call `handle`."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -17,9 +20,10 @@ from storage.schemas import Chat, ChatType, NewQuery, Platform, Profile, User
 
 from .. import answers
 from ..i18n import language, supported, t
+from ..model_source import needs_download
 from ..render import errors, numbers
 from . import compose, team
-from .answer import answer
+from .answer import LOCAL_FILES, answer
 from .dialogue import State, Turn, step
 from .parse import MAX_TEXT, normalise, parse
 from .preferences import Preferences
@@ -59,8 +63,21 @@ class _Context:
 class Conversation:
     """The conversation over one Storage."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, *, local_files: bool = False) -> None:
+        """`local_files`: questions may name a config.json on this machine (the terminal)."""
         self.storage = storage
+        self.local_files = local_files
+
+    @contextmanager
+    def _for_reader(self, prefs: Preferences) -> Iterator[None]:
+        """Numbers in the reader's units, and files read only for the terminal."""
+        units = numbers.UNITS.set(prefs.units)
+        files = LOCAL_FILES.set(self.local_files)
+        try:
+            yield
+        finally:
+            LOCAL_FILES.reset(files)
+            numbers.UNITS.reset(units)
 
     async def _context(self, message: Incoming) -> _Context:
         found = await self.storage.turns.load(
@@ -84,11 +101,8 @@ class Conversation:
     async def handle(self, message: Incoming) -> Reply:
         """The reply to `message`. Bad input gets a one-line reason; nothing stored is lost."""
         c = await self._context(message)
-        units = numbers.UNITS.set(c.prefs.units)
-        try:
+        with self._for_reader(c.prefs):
             reply = await self._handle(message, c)
-        finally:
-            numbers.UNITS.reset(units)
         return reply.model_copy(update={"units": c.prefs.units, "charts": c.prefs.charts})
 
     async def view(self, message: Incoming, name: str) -> Reply:
@@ -99,14 +113,12 @@ class Conversation:
     async def _view(self, c: _Context, name: str) -> Reply:
         if not c.state.answered:
             return Reply(status="error", language=c.lang, text=t("reply.nothing_to_show", c.lang))
-        units = numbers.UNITS.set(c.prefs.units)
-        try:
-            outcome = answer(*self._prepared(c.state.draft, c.prefs, ()))
-            reply = compose.answered(outcome, [], c.lang)
-        except EstimatorError as exc:
-            return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
-        finally:
-            numbers.UNITS.reset(units)
+        with self._for_reader(c.prefs):
+            try:
+                outcome = answer(*self._prepared(c.state.draft, c.prefs, ()))
+                reply = compose.answered(outcome, [], c.lang)
+            except EstimatorError as exc:
+                return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
         if name == "all":
             text = compose.all_recommendations(outcome, c.lang)
         elif outcome.workload is not None:
@@ -128,7 +140,11 @@ class Conversation:
             await self.storage.conversations.clear(c.chat.id, c.user.id)
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
         profile_text = c.profile.text if turn.from_profile and c.profile else None
-        reply = self._reply(turn, profile_text, c.prefs, lang)
+        if turn.state.draft.model and needs_download(turn.state.draft.model):
+            # A download from the Hub would stall every other chat on this event loop.
+            reply = await asyncio.to_thread(self._reply, turn, profile_text, c.prefs, lang)
+        else:
+            reply = self._reply(turn, profile_text, c.prefs, lang)
         if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
             found = team.lines(team.verdicts(reply.parsed, pool), lang)

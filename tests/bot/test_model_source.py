@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from bot.model_source import resolve_model
+from bot.model_source import needs_download, resolve_model
 from estimator.errors import EstimatorError
 from tests.conftest import FIXTURES
 
@@ -75,3 +75,21 @@ def test_missing_path():
     with pytest.raises(EstimatorError) as e:
         resolve_model("./no/such/config.json")
     assert e.value.code == "config_not_found"
+
+
+def test_without_files_a_path_is_refused_before_the_disk_is_read():
+    path = str(CONFIGS / "llama-3.1-8b" / "config.json")
+    with pytest.raises(EstimatorError) as refused:
+        resolve_model(path, files=False)
+    assert refused.value.code == "config_local_only"
+    with pytest.raises(EstimatorError) as refused:
+        resolve_model("~/models/config.json", files=False)
+    assert refused.value.code == "config_local_only"
+    assert resolve_model("7B", files=False).architecture.params > 6e9
+
+
+def test_only_a_hub_id_outside_the_catalog_needs_a_download():
+    assert needs_download("someone/their-finetune-7b")
+    assert not needs_download("Qwen/Qwen2.5-7B-Instruct")  # in the catalog by its Hub id
+    assert not needs_download("llama 3 8b")
+    assert not needs_download("./config.json")

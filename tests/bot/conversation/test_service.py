@@ -5,6 +5,7 @@ import pytest
 
 from bot.conversation.service import Conversation, Incoming
 from storage.schemas import HardwareSpec
+from tests.conftest import FIXTURES
 
 
 def message(text, user="alice", chat="c1", language=None):
@@ -130,3 +131,17 @@ async def test_other_kinds_of_question(storage, text):
     (reply,) = await say(storage, text)
     assert reply.status == "answered"
     assert reply.body["verdict"] in ("unknown", "fits", "tight")
+
+
+async def test_a_config_path_is_read_in_the_terminal_only(storage):
+    path = FIXTURES / "configs" / "llama-3.1-8b" / "config.json"
+    question = f"can I run {path} on an RTX 4090?"
+    terminal = await Conversation(storage, local_files=True).handle(message(question))
+    assert terminal.status == "answered"
+    assert str(path) in terminal.text  # "architecture read from ..."
+    remote = Incoming(
+        platform="telegram", chat_id="5", chat_type="private", user_id="5", text=question
+    )
+    refused = await Conversation(storage).handle(remote)
+    assert refused.status == "error"
+    assert "terminal" in refused.text and "llama" not in refused.text.lower()
