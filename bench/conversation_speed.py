@@ -108,6 +108,7 @@ def main() -> None:
     }
     print(json.dumps(result, indent=2))
     out = ROOT / "bench" / "results" / "conversation_speed.json"
+    out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 

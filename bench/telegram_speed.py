@@ -6,6 +6,8 @@ tracemalloc over 2,000 more updates, the fake's own records left out); reply lat
 under 50 ms. Every 25th update is delivered twice, so de-duplication is part of what is timed. Latency is
 measured one question at a time; throughput with all 5,000 queued at once. The fake server runs
 in the same process and event loop as the bot, so its work counts against the bot's figures.
+`ptb_floor_questions_per_s` is the same PTB application and fake with a handler that only sends a
+fixed reply: the ceiling of any bot on this machine with this harness.
 Prints the figures and writes bench/results/telegram_speed.json.
 """
 
@@ -25,7 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the fake Bot API lives with the tests
 
-from bot.telegram.app import build, start_polling, stop_polling  # noqa: E402
+from telegram import Update  # noqa: E402
+from telegram.ext import ContextTypes, MessageHandler, filters  # noqa: E402
+
+from bot.telegram.app import bare, build, start_polling, stop_polling  # noqa: E402
 from bot.telegram.settings import BotSettings  # noqa: E402
 from storage import Storage  # noqa: E402
 from tests.telegram.fake_bot_api import FakeBotApi  # noqa: E402
@@ -85,19 +90,51 @@ async def traced_growth(fake: FakeBotApi, texts: list[str]) -> float:
     return sum(stat.size_diff for stat in after.compare_to(before, "filename")) / 2**20
 
 
+def bench_settings(fake: FakeBotApi) -> BotSettings:
+    return BotSettings(
+        telegram_bot_token=TOKEN,
+        telegram_api_base_url=fake.base_url,
+        telegram_api_file_url=fake.base_file_url,
+        telegram_max_messages_per_s=MAX_RATE,
+    )
+
+
+async def ptb_floor(texts: list[str]) -> float:
+    """Questions per second of the same PTB application and fake when the handler only sends a
+    fixed 600-character reply: no database, no answer. What the bot can do is below this."""
+    reply = ("verdict: fits on 1x RTX 4090, 17.4 GiB of 24 GiB\n" * 12)[:600]
+
+    async def fixed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await context.bot.send_message(update.effective_chat.id, reply)
+
+    async with FakeBotApi(token=TOKEN) as fake:
+        app = bare(bench_settings(fake))
+        app.add_handler(MessageHandler(filters.TEXT, fixed))
+        async with app:
+            await app.start()
+            await app.updater.start_polling(poll_interval=0.0, timeout=10)
+            for i in range(WARMUP):
+                fake.send_text(1 + i % USERS, texts[i % len(texts)])
+            await fake.wait_for(lambda: len(fake.sent) >= WARMUP, timeout=120)
+            start = time.perf_counter()
+            for i in range(UPDATES):
+                fake.send_text(1 + i % USERS, texts[i % len(texts)])
+                if i % 500 == 0:
+                    fake.calls.clear()
+            await fake.wait_for(lambda: len(fake.sent) >= WARMUP + UPDATES, timeout=900)
+            elapsed = time.perf_counter() - start
+            await app.updater.stop()
+            await app.stop()
+    return UPDATES / elapsed
+
+
 async def run(db: str) -> dict:
     texts = questions()
     async with await Storage.open(db) as storage, FakeBotApi(token=TOKEN) as fake:
         for user in range(1, USERS + 1):
             row = await storage.users.ensure("telegram", user)
             await storage.users.set_settings(row.id, {"charts": False})
-        settings = BotSettings(
-            telegram_bot_token=TOKEN,
-            telegram_api_base_url=fake.base_url,
-            telegram_api_file_url=fake.base_file_url,
-            telegram_max_messages_per_s=MAX_RATE,
-        )
-        app = build(settings, storage)
+        app = build(bench_settings(fake), storage)
         async with app:
             await start_polling(app)
             for i in range(WARMUP):
@@ -133,6 +170,7 @@ async def run(db: str) -> dict:
         "replies": len(replies),
         "chats_answered_twice_or_lost": sum(1 for n in per_chat.values() if n != expected),
         "questions_per_s": round(UPDATES / elapsed, 1),
+        "ptb_floor_questions_per_s": round(await ptb_floor(texts), 1),
         "latency_p50_ms": round(statistics.median(waits), 1),
         "latency_p99_ms": round(waits[int(len(waits) * 0.99)], 1),
         "memory_growth_mb": round(growth, 1),
@@ -146,6 +184,7 @@ def main() -> None:
         result = asyncio.run(run(f"sqlite+aiosqlite:///{tmp}/bench.db"))
     print(json.dumps(result, indent=2))
     out = ROOT / "bench" / "results" / "telegram_speed.json"
+    out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 

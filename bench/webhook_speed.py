@@ -3,18 +3,23 @@ database is made and dropped), charts off, 5,000 updates from 200 chats, every t
 twice to a random replica. Each chat's updates are posted one after another, 32 chats at once.
 
 Target (issue 8): at least 150 answered questions per second together; zero duplicates and
-zero losses. The replicas, the fake Bot API and the sender share this process and its event
-loop. Prints the figures and writes bench/results/webhook_speed.json.
+zero losses. Each replica is its own `llm-sizer bot --webhook` process, as deployed; the fake
+Bot API and the sender share this process. All of them and PostgreSQL share this machine's
+cores. Prints the figures and writes bench/results/webhook_speed.json.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
+import signal
+import socket
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -26,17 +31,59 @@ from bot.telegram.webhook import SECRET_HEADER  # noqa: E402
 from storage import Storage  # noqa: E402
 from storage.scratch import create_database, drop_database  # noqa: E402
 from tests.telegram.fake_bot_api import FakeBotApi  # noqa: E402
-from tests.telegram.test_webhook import SECRET, Replica, question  # noqa: E402
+from tests.telegram.test_webhook import SECRET, question  # noqa: E402
 
+TOKEN = "123456:SECRET-token-never-logged"
 CHATS = 200
 UPDATES = int(os.environ.get("BENCH_UPDATES", "5000"))
 SENDERS = 32
 DUPLICATES = 0.1
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def replica(fake: FakeBotApi, url: str) -> AsyncIterator[str]:
+    """A `llm-sizer bot --webhook` process on `url`; yields its endpoint once it is healthy."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "TELEGRAM_API_BASE_URL": fake.base_url,
+        "TELEGRAM_API_FILE_URL": fake.base_file_url,
+        "TELEGRAM_MAX_MESSAGES_PER_S": "1000",  # the fake has no flood limit
+        "TELEGRAM_WEBHOOK_SECRET": SECRET,
+        "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
+        "TELEGRAM_WEBHOOK_PORT": str(port),
+        "DATABASE_URL": url,
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "bot", "--webhook", env=env, cwd=ROOT
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(600):
+                if process.returncode is not None:
+                    raise SystemExit(f"a replica exited with {process.returncode}")
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with session.get(f"http://127.0.0.1:{port}/healthz") as r:
+                        if r.status == 200:
+                            break
+                await asyncio.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/telegram"
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        await process.wait()
+
+
 async def run(url: str) -> dict:
     rng = random.Random(1)
-    async with FakeBotApi(token="123456:SECRET-token-never-logged") as fake:
+    async with FakeBotApi(token=TOKEN) as fake:
         async with await Storage.open(url) as storage:
             for user in range(1, CHATS + 1):
                 row = await storage.users.ensure("telegram", user)
@@ -45,7 +92,7 @@ async def run(url: str) -> dict:
         for i in range(UPDATES):
             user = 1 + i % CHATS
             chats[user].append(fake.send_text(user, question(len(chats[user]) % 32)))
-        async with Replica(fake, url) as one, Replica(fake, url) as two:
+        async with replica(fake, url) as one, replica(fake, url) as two:
             order = rng.sample(sorted(chats), len(chats))
             deliveries = 0
 
@@ -54,7 +101,7 @@ async def run(url: str) -> dict:
                 while order:
                     for update in chats[order.pop()]:
                         for _ in range(2 if rng.random() < DUPLICATES else 1):
-                            target = rng.choice((one, two)).endpoint
+                            target = rng.choice((one, two))
                             headers = {SECRET_HEADER: SECRET}
                             async with session.post(target, json=update, headers=headers) as r:
                                 assert r.status == 200
@@ -94,6 +141,7 @@ def main() -> None:
     result = asyncio.run(main_async())
     print(json.dumps(result, indent=2))
     out = ROOT / "bench" / "results" / "webhook_speed.json"
+    out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
 
 

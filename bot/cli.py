@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 from .commands import ask, bot, chat, data, history, profile
+
+# Commands that print their answer and end; nothing of theirs runs at interpreter exit.
+ONE_SHOT = frozenset({"ask", "estimate", "fit"})
 
 
 class _Parser(argparse.ArgumentParser):
@@ -124,14 +130,35 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    return _main(argv)[0]
+
+
+def entry() -> NoReturn:
+    """The `llm-sizer` console script. After a one-shot command everything is printed, and
+    tearing the interpreter down (SQLAlchemy's and pydantic's objects freed one by one) would
+    add a fifth to a cold `ask`: those exit at once instead."""
+    code, command = _main(None)
+    if command not in ONE_SHOT:
+        sys.exit(code)
+    logging.shutdown()
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(code)
+
+
+def _main(argv: Sequence[str] | None) -> tuple[int, str | None]:
+    command = None
     try:
-        return _dispatch(parser().parse_args(argv))
+        args = parser().parse_args(argv)
+        command = args.command
+        return _dispatch(args), command
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, as other command line tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return 0, command
     except KeyboardInterrupt:
-        return 130
+        return 130, command
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -151,4 +178,4 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    entry()

@@ -29,6 +29,11 @@ BEGIN_OPTION = "llm_sizer_sqlite_begin"
 # milliseconds each stay far below it, and a stuck writer still ends in a clear error.
 SQLITE_BUSY_TIMEOUT_S = 30
 POSTGRES_CONNECT_TIMEOUT_S = 10
+# Connections kept open. A webhook replica's updates in flight (bot.telegram.webhook) each hold
+# one for their chat's lock and use one more to answer; past pool_size, SQLAlchemy closes a
+# returned connection and opens a new PostgreSQL session next time, which cost a webhook
+# replica more than any query it ran.
+POSTGRES_POOL_SIZE = 16
 
 
 def make_engine(url: URL, *, pooled: bool = True) -> AsyncEngine:
@@ -50,6 +55,8 @@ def make_engine(url: URL, *, pooled: bool = True) -> AsyncEngine:
         )
         _sqlite_events(engine)
         return engine
+    if pooled:
+        kwargs["pool_size"] = POSTGRES_POOL_SIZE
     return create_async_engine(
         url,
         pool_pre_ping=pooled,

@@ -44,6 +44,10 @@ _local = KeyedLocks()
 # hashes of "chat:<key>", which collide with it with probability 2^-64.
 
 
+_LOCK = text("SELECT pg_advisory_lock(:k)")
+_UNLOCK = text("SELECT pg_advisory_unlock(:k)")
+
+
 def _key(name: str) -> int:
     return int.from_bytes(
         hashlib.blake2b(f"chat:{name}".encode(), digest_size=8).digest(), "big", signed=True
@@ -58,11 +62,12 @@ async def chat_lock(db: Database, name: str) -> AsyncIterator[None]:
             yield
             return
         # Only the first of this process's waiters for a chat holds a connection to wait on.
+        # A session lock needs no transaction around it: without one, taking and releasing it
+        # are a round trip each instead of three.
         async with guard(db.url), db.engine.connect() as connection:
-            await connection.execute(text("SELECT pg_advisory_lock(:k)"), {"k": _key(name)})
-            await connection.commit()
+            await connection.execution_options(isolation_level="AUTOCOMMIT")
+            await connection.execute(_LOCK, {"k": _key(name)})
             try:
                 yield
             finally:
-                await connection.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _key(name)})
-                await connection.commit()
+                await connection.execute(_UNLOCK, {"k": _key(name)})

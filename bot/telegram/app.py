@@ -97,8 +97,9 @@ async def _on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("could not apologise: %s", type(exc).__name__)
 
 
-def build(settings: BotSettings, storage: Storage) -> Application:
-    """The application; the caller starts it (polling) or feeds it updates (webhook, tests)."""
+def bare(settings: BotSettings) -> Application:
+    """The application with its bot and update order but no handlers (the bench measures what
+    PTB alone costs with it)."""
     token = settings.telegram_bot_token.get_secret_value() if settings.telegram_bot_token else ""
     bot = TolerantBot(
         token,
@@ -112,7 +113,12 @@ def build(settings: BotSettings, storage: Storage) -> Application:
             max_retries=MAX_RETRIES,
         ),
     )
-    app = Application.builder().bot(bot).concurrent_updates(PerChatOrder()).build()
+    return Application.builder().bot(bot).concurrent_updates(PerChatOrder()).build()
+
+
+def build(settings: BotSettings, storage: Storage) -> Application:
+    """The application; the caller starts it (polling) or feeds it updates (webhook, tests)."""
+    app = bare(settings)
     conversation = Conversation(storage)
     chat = ChatHandlers(conversation)
     account = AccountHandlers(storage)

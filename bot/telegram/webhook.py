@@ -26,8 +26,8 @@ log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # Telegram's updates are far smaller
 # Each update in flight holds a connection for its chat's lock and uses one more at a time to
-# answer: 6 x 2 stays within SQLAlchemy's default pool (5, overflow 10), so waiting updates
-# queue here instead of timing out on the pool.
+# answer: 6 x 2 stays within storage's pool (engine.POSTGRES_POOL_SIZE), so waiting updates
+# queue here instead of timing out on the pool or opening new sessions.
 MAX_IN_FLIGHT = 6
 
 
