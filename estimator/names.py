@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 _SPLIT = re.compile(r"[\s/_\-,()+:'\"]+")
@@ -37,8 +38,12 @@ class NameIndex(Generic[T]):
         self._exact: dict[tuple[str, ...], T] = {}
         self._all: list[tuple[frozenset[str], T]] = []
         self._display: dict[str, T] = {}
+        # Every message looks its model and GPU up, often by the same few names, and a miss
+        # scans every name; bounded, as the texts come from users.
+        self.find = lru_cache(maxsize=4096)(self._find)
 
     def add(self, item: T, display: str, aliases: Iterable[str] = ()) -> None:
+        self.find.cache_clear()
         self._display[display] = item
         for name in (display, *aliases):
             key = tokens(name, self._drop)
@@ -46,7 +51,7 @@ class NameIndex(Generic[T]):
                 self._exact.setdefault(key, item)
                 self._all.append((frozenset(key), item))
 
-    def find(self, text: str) -> T | None:
+    def _find(self, text: str) -> T | None:
         """The item `text` names, or None when it names none or several."""
         key = tokens(text, self._drop)
         if not key:
