@@ -6,6 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from .. import checks
 from ..database import Database
@@ -14,12 +15,24 @@ from ..schemas import ConversationState
 from . import convert
 from .dialect import insert_on_conflict
 
-PUT_STATE = insert_on_conflict(
+_PUT_STATE = insert_on_conflict(
     ConversationStateRow.__table__,
     ("chat_id", "user_id", "state", "updated_at"),
     ("chat_id", "user_id"),
     update=("state", "updated_at"),
 )
+
+
+async def put_state(
+    connection: AsyncConnection, chat_id: int, user_id: int, state: dict[str, Any]
+) -> ConversationState:
+    """Stores `state`, replacing what was there, in one statement (an upsert) in the caller's
+    transaction."""
+    state = checks.document(state, "state")
+    now = utcnow()
+    values = {"chat_id": chat_id, "user_id": user_id, "state": state, "updated_at": now}
+    await connection.execute(_PUT_STATE, values)
+    return ConversationState(chat_id=chat_id, user_id=user_id, state=state, updated_at=now)
 
 
 class ConversationRepository:
@@ -39,14 +52,8 @@ class ConversationRepository:
 
     async def put(self, chat_id: int, user_id: int, state: dict[str, Any]) -> ConversationState:
         """Stores `state`, replacing what was there, in one statement (an upsert)."""
-        state = checks.document(state, "state")
-        now = utcnow()
         async with self._db.connection(write=True) as connection:
-            await connection.execute(
-                PUT_STATE,
-                {"chat_id": chat_id, "user_id": user_id, "state": state, "updated_at": now},
-            )
-        return ConversationState(chat_id=chat_id, user_id=user_id, state=state, updated_at=now)
+            return await put_state(connection, chat_id, user_id, state)
 
     async def clear(self, chat_id: int, user_id: int) -> bool:
         async with self._db.write() as session:

@@ -20,7 +20,7 @@ from ..models import ChatRow, ConversationStateRow, ProfileRow, QueryRow, UserRo
 from ..schemas import Chat, ChatType, ConversationState, NewQuery, Platform, Profile, User
 from . import convert
 from .chats import ChatRepository
-from .conversations import PUT_STATE
+from .conversations import put_state
 from .users import UserRepository, external_key
 
 _USERS: Table = UserRow.__table__
@@ -108,14 +108,10 @@ class TurnRepository:
         self, chat_id: int, user_id: int, state: dict[str, Any], query: NewQuery
     ) -> None:
         """Stores the conversation's new state and the question, in one transaction."""
-        state = checks.document(state, "state")
-        now = utcnow()
         async with self._db.connection(write=True) as connection:
-            await connection.execute(
-                PUT_STATE,
-                {"chat_id": chat_id, "user_id": user_id, "state": state, "updated_at": now},
-            )
-            await connection.execute(_SAVE_QUERY, {**query.model_dump(), "created_at": now})
+            stored = await put_state(connection, chat_id, user_id, state)
+            values = {**query.model_dump(), "created_at": stored.updated_at}
+            await connection.execute(_SAVE_QUERY, values)
 
     async def _read(self, params: dict[str, str]) -> Row[Any] | None:
         async with self._db.connection(write=False) as connection:
