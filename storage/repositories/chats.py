@@ -14,8 +14,8 @@ from ..models import ChatRow, MembershipRow, ProfileRow, UserRow, utcnow
 from ..schemas import Chat, ChatType, Membership, Platform, SharedProfile
 from . import convert
 from .dialect import insert
+from .platform_ids import ensure_row, external_key, find_row
 from .profiles import existing_profile
-from .users import external_key
 
 
 async def lock_chat(session: AsyncSession, chat_id: int) -> ChatRow:
@@ -45,37 +45,13 @@ class ChatRepository:
         found = await self.find(platform, key)
         if found is not None and found.type == chat_type and found.title == title:
             return found
+        fields = {"type": chat_type, "title": title}
         async with self._db.write() as session:
-            await session.execute(
-                insert(session, ChatRow)
-                .values(
-                    platform=platform,
-                    external_id=key,
-                    type=chat_type,
-                    title=title,
-                    settings={},
-                    created_at=utcnow(),
-                    updated_at=utcnow(),
-                )
-                .on_conflict_do_nothing(index_elements=["platform", "external_id"])
-            )
-            row = (
-                await session.scalars(
-                    select(ChatRow).where(ChatRow.platform == platform, ChatRow.external_id == key)
-                )
-            ).one()
-            if (row.type, row.title) != (chat_type, title):
-                row.type, row.title = chat_type, title
-                await session.flush()
-            return convert.chat(row)
+            return convert.chat(await ensure_row(session, ChatRow, platform, key, fields))
 
     async def find(self, platform: Platform, external_id: str | int) -> Chat | None:
         async with self._db.read() as session:
-            row = await session.scalar(
-                select(ChatRow).where(
-                    ChatRow.platform == platform, ChatRow.external_id == external_key(external_id)
-                )
-            )
+            row = await find_row(session, ChatRow, platform, external_key(external_id))
             return None if row is None else convert.chat(row)
 
     async def get(self, chat_id: int) -> Chat | None:

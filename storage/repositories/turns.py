@@ -21,7 +21,8 @@ from ..schemas import Chat, ChatType, ConversationState, NewQuery, Platform, Pro
 from . import convert
 from .chats import ChatRepository
 from .conversations import put_state
-from .users import UserRepository, external_key
+from .platform_ids import external_key
+from .users import UserRepository
 
 _USERS: Table = UserRow.__table__
 _CHATS: Table = ChatRow.__table__

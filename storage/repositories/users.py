@@ -10,10 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from .. import checks
 from ..database import Database
 from ..errors import StorageError
-from ..models import UserRow, utcnow
+from ..models import UserRow
 from ..schemas import Platform, User
 from . import convert
-from .dialect import insert
+from .platform_ids import ensure_row, external_key, find_row
 
 
 async def lock_user(session: AsyncSession, user_id: int) -> None:
@@ -41,38 +41,13 @@ class UserRepository:
         found = await self.find(platform, key)
         if found is not None and (lang is None or found.language == lang):
             return found
+        fields = {} if lang is None else {"language": lang}
         async with self._db.write() as session:
-            # Two first messages from one person may arrive together: the loser of the race
-            # inserts nothing and reads the winner's row.
-            await session.execute(
-                insert(session, UserRow)
-                .values(
-                    platform=platform,
-                    external_id=key,
-                    language=lang,
-                    settings={},
-                    created_at=utcnow(),
-                    updated_at=utcnow(),
-                )
-                .on_conflict_do_nothing(index_elements=["platform", "external_id"])
-            )
-            row = (
-                await session.scalars(
-                    select(UserRow).where(UserRow.platform == platform, UserRow.external_id == key)
-                )
-            ).one()
-            if lang is not None and row.language != lang:
-                row.language = lang
-                await session.flush()
-            return convert.user(row)
+            return convert.user(await ensure_row(session, UserRow, platform, key, fields))
 
     async def find(self, platform: Platform, external_id: str | int) -> User | None:
         async with self._db.read() as session:
-            row = await session.scalar(
-                select(UserRow).where(
-                    UserRow.platform == platform, UserRow.external_id == external_key(external_id)
-                )
-            )
+            row = await find_row(session, UserRow, platform, external_key(external_id))
             return None if row is None else convert.user(row)
 
     async def get(self, user_id: int) -> User | None:
@@ -96,11 +71,3 @@ class UserRepository:
                 setattr(row, field, value)
             await session.flush()
             return convert.user(row)
-
-
-def external_key(external_id: str | int) -> str:
-    """The platform's id for a person, as stored: a one-line string."""
-    key = checks.label(str(external_id), "external_id")
-    if key is None:
-        raise StorageError("name_empty", field="external_id")
-    return key
