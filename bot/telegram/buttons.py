@@ -5,10 +5,10 @@ in the database."""
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
 
 from ..conversation.reply import Choice, Reply
-from ..i18n import t
+from ..i18n import language, t
 
 CALLBACK_LIMIT = 64  # bytes, Telegram's limit
 PER_ROW = 2
@@ -43,10 +43,28 @@ def parse(raw: str | None) -> tuple[str, str] | None:
 
 
 async def pressed(update: Update) -> tuple[str, str] | None:
-    """Acknowledge a button press (Telegram shows a spinner until then) and read its data."""
+    """Acknowledge a button press (Telegram shows a spinner until then) and read its data.
+
+    In a group, the buttons under an answer act on the question of whoever asked it: another
+    member's press would refine their own, different question under it, so they are told so
+    instead."""
     query = update.callback_query
+    owner = asker(query.message) if isinstance(query.message, Message) else None
+    if owner is not None and owner.id != query.from_user.id:
+        lang = language(query.from_user.language_code)
+        await query.answer(t("tg.button.not_yours", lang, name=owner.first_name), show_alert=True)
+        return None
     await query.answer()
     return parse(query.data)
+
+
+def asker(answer: Message) -> User | None:
+    """Who asked the question that the bot's message `answer` replies to (groups only: in a
+    private chat the bot does not quote)."""
+    question = answer.reply_to_message
+    if question is None or question.from_user is None or question.from_user.is_bot:
+        return None
+    return question.from_user
 
 
 def rows(buttons: list[tuple[str, str, str]]) -> InlineKeyboardMarkup | None:

@@ -110,8 +110,12 @@ class ChatHandlers:
 
 
 def _answered(update: Update) -> Message | None:
-    """The message a reply answers: the user's, or the bot's own one whose button was pressed."""
+    """The message a reply answers: the user's; for a button, the question its answer answered
+    (so that in a group a refined answer still quotes, and belongs to, the asker), else the
+    bot's own message whose button was pressed."""
     if update.callback_query is not None:
         message = update.callback_query.message
-        return message if isinstance(message, Message) else None
+        if not isinstance(message, Message):
+            return None
+        return message.reply_to_message if buttons.asker(message) else message
     return update.effective_message

@@ -106,3 +106,29 @@ async def test_the_team_moves_to_the_supergroup(bot, fake):
     fake.add_chat(-1009, "supergroup")
     (pool,) = await group_reply(fake, CAROL, "/team", chat=-1009)
     assert "lab server" in pool.plain_text
+
+
+async def test_buttons_under_an_answer_belong_to_its_asker(bot, fake):
+    fake.send_text(BOB, "/ask can I fine-tune 7B on 24GB?", GROUP, "group", first_name="Bob")
+    (answer,) = await fake.wait_messages(GROUP, 1, timeout=15)
+    question_id = answer.reply_to_message_id
+    assert "m:with QLoRA" in answer.callback_data
+
+    fake.press_button(CAROL, answer, "m:with QLoRA", first_name="Carol")
+    (refused,) = await fake.wait_for(lambda: fake.callback_answers(), timeout=15)
+    assert (
+        refused.params["text"] == "These buttons belong to Bob's question. Ask your own with /ask."
+    )
+    assert refused.params["show_alert"] in (True, "true")
+    fake.press_button(CAROL, answer, "v:why", first_name="Carol")
+    await fake.wait_for(lambda: len(fake.callback_answers()) == 2, timeout=15)
+    assert len(fake.messages(GROUP)) == 1  # nothing was answered for Carol
+
+    fake.press_button(BOB, answer, "m:with QLoRA", first_name="Bob")
+    refined = (await fake.wait_messages(GROUP, 2, timeout=15))[1]
+    assert "training (qlora), nf4" in refined.plain_text
+    # Quoting Bob's question, the refined answer's buttons are still his alone.
+    assert refined.reply_to_message_id == question_id
+    fake.press_button(BOB, refined, "m:with 8192 tokens context", first_name="Bob")
+    again = (await fake.wait_messages(GROUP, 3, timeout=15))[2]
+    assert "8,192 tokens" in again.plain_text and "qlora" in again.plain_text
