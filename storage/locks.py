@@ -38,14 +38,12 @@ class KeyedLocks:
 
 
 _local = KeyedLocks()
+_LOCK = text("SELECT pg_advisory_lock(:k)")
+_UNLOCK = text("SELECT pg_advisory_unlock(:k)")
 
 
 # Advisory lock keys are one int64 namespace shared with the migration lock; keys for chats are
 # hashes of "chat:<key>", which collide with it with probability 2^-64.
-
-
-_LOCK = text("SELECT pg_advisory_lock(:k)")
-_UNLOCK = text("SELECT pg_advisory_unlock(:k)")
 
 
 def _key(name: str) -> int:

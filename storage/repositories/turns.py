@@ -50,8 +50,6 @@ _LOAD = (
         _CHATS.c.external_id == bindparam("chat_key"),
     )
 )
-
-
 _SAVE_QUERY = insert(QueryRow.__table__)
 
 
