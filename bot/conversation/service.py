@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -115,7 +116,8 @@ class Conversation:
             return Reply(status="error", language=c.lang, text=t("reply.nothing_to_show", c.lang))
         with self._for_reader(c.prefs):
             try:
-                outcome = answer(*self._prepared(c.state.draft, c.prefs, ()))
+                prepared = self._prepared(c.state.draft, c.prefs, ())
+                outcome = await _off_loop(c.state.draft.model, answer, *prepared)
                 reply = compose.answered(outcome, [], c.lang)
             except EstimatorError as exc:
                 return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
@@ -140,11 +142,9 @@ class Conversation:
             await self.storage.conversations.clear(c.chat.id, c.user.id)
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
         profile_text = c.profile.text if turn.from_profile and c.profile else None
-        if turn.state.draft.model and needs_download(turn.state.draft.model):
-            # A download from the Hub would stall every other chat on this event loop.
-            reply = await asyncio.to_thread(self._reply, turn, profile_text, c.prefs, lang)
-        else:
-            reply = self._reply(turn, profile_text, c.prefs, lang)
+        reply = await _off_loop(
+            turn.state.draft.model, self._reply, turn, profile_text, c.prefs, lang
+        )
         if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
             found = team.lines(team.verdicts(reply.parsed, pool), lang)
@@ -176,7 +176,7 @@ class Conversation:
         if turn.missing:
             return compose.question(turn, lang)
         pool = await team.machines(self.storage, c.chat.id, lang)
-        found = team.verdicts(turn.state.draft, pool)
+        found = await _off_loop(turn.state.draft.model, team.verdicts, turn.state.draft, pool)
         return Reply(
             status="answered",
             language=lang,
@@ -213,6 +213,17 @@ class Conversation:
                 status="error", language=lang, text=errors.message(exc, lang), parsed=draft
             )
         return compose.answered(outcome, found, lang)
+
+
+R = TypeVar("R")
+
+
+async def _off_loop(model: str | None, work: Callable[..., R], *args: Any) -> R:
+    """`work(*args)`; in a thread when it may download `model` from the Hub, which on the event
+    loop would stall every other chat. The thread sees this context (units, files)."""
+    if model and needs_download(model):
+        return await asyncio.to_thread(work, *args)
+    return work(*args)
 
 
 def _state(stored: dict | None) -> State:
