@@ -1,4 +1,5 @@
-"""Benchmark: "save a query" and "read the default profile" through the repositories.
+"""Benchmark: "save a query" and "read the default profile" through the repositories, and what
+one chat message costs: reading its context and saving its state and question (storage.turns).
 
 Targets (issue 5): p50 under 2 ms on SQLite, under 5 ms on PostgreSQL. SQLite runs on a
 temporary file; PostgreSQL on a temporary database on the server of LLM_SIZER_TEST_POSTGRES_URL,
@@ -66,9 +67,26 @@ async def measure(url: str) -> dict[str, dict[str, float]]:
         async def read_default(_: int) -> object:
             return await storage.profiles.default(user.id)
 
+        async def load_turn(_: int) -> object:
+            return await storage.turns.load("local", "bench", "terminal", "private")
+
+        chat = (await storage.turns.load("local", "bench", "terminal", "private")).chat
+
+        async def save_turn(i: int) -> object:
+            query = NewQuery(
+                user_id=user.id,
+                chat_id=chat.id,
+                text=f"and with 32k context? #{i}",
+                inputs=INPUTS,
+                verdict="fits",
+            )
+            return await storage.turns.save(chat.id, user.id, {"draft": INPUTS}, query)
+
         return {
             "save_query": await _time(save_query),
             "read_default_profile": await _time(read_default),
+            "message_context_read": await _time(load_turn),
+            "message_state_and_question_saved": await _time(save_turn),
         }
 
 
