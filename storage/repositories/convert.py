@@ -1,8 +1,9 @@
-"""ORM rows -> domain objects, and hardware specs -> columns. The only place that knows both."""
+"""ORM rows (or a joined row's share of a table's columns) -> domain objects, and hardware specs
+-> columns. The only place that knows both."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Row
@@ -39,12 +40,12 @@ def hardware(row: HardwareColumns | Row[Any]) -> HardwareSpec:
     return HardwareSpec.model_validate({f: getattr(row, f) for f in HARDWARE_FIELDS})
 
 
-def user(row: UserRow) -> User:
+def user(row: UserRow | SimpleNamespace) -> User:
     return User.model_validate(row)
 
 
-def profile(row: ProfileRow | Row[Any]) -> Profile:
-    """From an ORM row, or a Core row of the same table."""
+def profile(row: ProfileRow | Row[Any] | SimpleNamespace) -> Profile:
+    """From an ORM row, a Core row of the same table, or its columns as attributes."""
     return Profile(
         id=row.id,
         user_id=row.user_id,
@@ -57,12 +58,7 @@ def profile(row: ProfileRow | Row[Any]) -> Profile:
     )
 
 
-def profile_values(values: Mapping[str, Any]) -> Profile:
-    """From a profile's columns by name (a joined Core row's share of them)."""
-    return Profile.model_validate({**values, "hardware": {f: values[f] for f in HARDWARE_FIELDS}})
-
-
-def chat(row: ChatRow) -> Chat:
+def chat(row: ChatRow | SimpleNamespace) -> Chat:
     return Chat.model_validate(row)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, insert, select, true
@@ -117,13 +118,16 @@ class TurnRepository:
             return (await connection.execute(_LOAD, params)).first()
 
 
-def _part(row: Row[Any], part: str) -> dict[str, Any]:
+def _columns(row: Row[Any], part: str) -> SimpleNamespace:
+    """One table's share of the joined row, as a row of that table for `convert`."""
     prefix = f"{part}_"
-    return {k.removeprefix(prefix): v for k, v in row._mapping.items() if k.startswith(prefix)}
+    return SimpleNamespace(
+        **{k.removeprefix(prefix): v for k, v in row._mapping.items() if k.startswith(prefix)}
+    )
 
 
 def _context(row: Row[Any], max_age: timedelta | None) -> TurnContext:
-    user, chat = User.model_validate(_part(row, "user")), Chat.model_validate(_part(row, "chat"))
+    user, chat = convert.user(_columns(row, "user")), convert.chat(_columns(row, "chat"))
     state = None
     fresh = max_age is None or (
         row.state_updated_at is not None and row.state_updated_at >= utcnow() - max_age
@@ -132,5 +136,5 @@ def _context(row: Row[Any], max_age: timedelta | None) -> TurnContext:
         state = ConversationState(
             chat_id=chat.id, user_id=user.id, state=row.state_state, updated_at=row.state_updated_at
         )
-    profile = convert.profile_values(_part(row, "profile")) if row.profile_id is not None else None
+    profile = None if row.profile_id is None else convert.profile(_columns(row, "profile"))
     return TurnContext(user, chat, state, profile)
