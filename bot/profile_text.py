@@ -16,7 +16,7 @@ from estimator.errors import EstimatorError
 from estimator.hardware.catalog import find_apple, find_gpu, suggest_gpu
 from estimator.hardware.types import AppleChip, Gpu
 from storage.checks import HARDWARE_TEXT_MAX, NAME_MAX
-from storage.schemas import MAX_GPUS, MAX_MEMORY_GB, HardwareSpec
+from storage.schemas import MAX_GPUS, MAX_MEMORY_GB, HardwareSpec, Profile
 
 from .i18n import t
 from .render import numbers
@@ -271,3 +271,10 @@ def describe(spec: HardwareSpec, lang: str) -> str:
     if spec.ram_gb:
         parts.append(t("profile.ram", lang, memory=numbers.number(spec.ram_gb, lang)))
     return ", ".join(parts)
+
+
+def list_line(profile: Profile, lang: str) -> str:
+    """A saved profile in a list of them, the default marked with "*"."""
+    marker = "*" if profile.is_default else " "
+    hardware = describe(profile.hardware, lang)
+    return t("profile.list_line", lang, marker=marker, name=profile.name, hardware=hardware)

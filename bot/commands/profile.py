@@ -27,7 +27,7 @@ from ..render import errors
 if TYPE_CHECKING:
     from storage import Storage
     from storage.errors import StorageError
-    from storage.schemas import Profile
+    from storage.schemas import Profile, User
 
 
 @dataclass(frozen=True)
@@ -140,14 +140,11 @@ async def _set(s: Context) -> int:
 
 
 async def _show(s: Context) -> int:
-    from storage import StorageError
-
-    user = await s.storage.users.find("local", s.os_user)
     if s.args.name is not None:
-        if user is None:
-            raise StorageError("profile_none")
+        user = await _profile_owner(s)
         profile = await s.storage.profiles.named(user.id, s.args.name)
     else:
+        user = await s.storage.users.find("local", s.os_user)
         default = None if user is None else await s.storage.profiles.default(user.id)
         if default is None:
             print(t("profile.none", s.lang))
@@ -158,6 +155,17 @@ async def _show(s: Context) -> int:
     else:
         print(_show_text(profile, s.lang))
     return 0
+
+
+async def _profile_owner(s: Context) -> User:
+    """The terminal's user, for a command about a profile they named: one who was never seen
+    has none."""
+    from storage import StorageError
+
+    user = await s.storage.users.find("local", s.os_user)
+    if user is None:
+        raise StorageError("profile_none")
+    return user
 
 
 def _show_text(profile: Profile, lang: str) -> str:
@@ -175,7 +183,7 @@ def _show_text(profile: Profile, lang: str) -> str:
 
 
 async def _list(s: Context) -> int:
-    from ..profile_text import describe
+    from ..profile_text import list_line
 
     user = await s.storage.users.find("local", s.os_user)
     profiles = [] if user is None else await s.storage.profiles.of_user(user.id)
@@ -186,29 +194,19 @@ async def _list(s: Context) -> int:
         print(t("profile.none", s.lang))
         return 0
     for p in profiles:
-        marker = "*" if p.is_default else " "
-        hardware = describe(p.hardware, s.lang)
-        print(t("profile.list_line", s.lang, marker=marker, name=p.name, hardware=hardware))
+        print(list_line(p, s.lang))
     return 0
 
 
 async def _use(s: Context) -> int:
-    from storage import StorageError
-
-    user = await s.storage.users.find("local", s.os_user)
-    if user is None:
-        raise StorageError("profile_none")
+    user = await _profile_owner(s)
     profile = await s.storage.profiles.use(user.id, s.args.name)
     print(t("profile.now_default", s.lang, name=profile.name))
     return 0
 
 
 async def _delete(s: Context) -> int:
-    from storage import StorageError
-
-    user = await s.storage.users.find("local", s.os_user)
-    if user is None:
-        raise StorageError("profile_none")
+    user = await _profile_owner(s)
     before = await s.storage.profiles.get(user.id, s.args.name)
     default = await s.storage.profiles.delete(user.id, s.args.name)
     print(t("profile.deleted", s.lang, name=before.name if before else s.args.name))

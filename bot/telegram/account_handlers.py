@@ -14,7 +14,7 @@ from storage.schemas import User
 
 from ..conversation.preferences import ENGINES, MAX_KWH_PRICE, Preferences
 from ..i18n import LANGUAGES, language, supported, t
-from ..profile_text import describe
+from ..profile_text import describe, list_line
 from ..profile_text import parse as parse_hardware
 from ..render import numbers, questions_list
 from . import buttons, send
@@ -63,16 +63,7 @@ class AccountHandlers:
             await self._save_profile(context, chat_id, user, " ".join(args), lang)
             return
         profiles = await self.storage.profiles.of_user(user.id)
-        lines = [
-            t(
-                "profile.list_line",
-                lang,
-                marker="*" if p.is_default else " ",
-                name=p.name,
-                hardware=describe(p.hardware, lang),
-            )
-            for p in profiles
-        ]
+        lines = [list_line(p, lang) for p in profiles]
         lines.append(t("tg.profile.guide", lang))
         choices = buttons.rows([(h, "profile", h) for h in COMMON_HARDWARE])
         await send.text(context.bot, chat_id, "\n".join(lines), choices)
