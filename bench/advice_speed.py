@@ -7,12 +7,12 @@ over 100,000 evaluations. Prints the figures and writes bench/results/advice_spe
 
 from __future__ import annotations
 
-import json
 import random
 import resource
 import statistics
 import time
-from pathlib import Path
+
+from results_file import write
 
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
@@ -96,9 +96,7 @@ def main() -> None:
         "evaluation_us": 1e6 * seconds / 100_000,
         "rss_growth_mb": growth,
     }
-    out = Path(__file__).parent / "results" / "advice_speed.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=2))
+    out = write("advice_speed", result)
     print(f"written to {out}")
 
 

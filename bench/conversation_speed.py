@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from results_file import write
+
 from bot.conversation import compose
 from bot.conversation.answer import answer
 from bot.conversation.dialogue import State, step
@@ -107,9 +109,7 @@ def main() -> None:
         "targets": {"p50_ms": 10, "p99_ms": 30, "ask_cold_s": 0.8},
     }
     print(json.dumps(result, indent=2))
-    out = ROOT / "bench" / "results" / "conversation_speed.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write("conversation_speed", result)
 
 
 if __name__ == "__main__":

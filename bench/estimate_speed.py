@@ -6,12 +6,12 @@ Prints the figures and writes bench/results/estimate_speed.json. Run: make bench
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
+
+from results_file import write
 
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
@@ -75,9 +75,7 @@ def cold_cli_s(runs: int = 5) -> dict[str, float]:
 
 def main() -> None:
     result = {"estimate": per_estimate_ms(), "cold_cli": cold_cli_s()}
-    out = Path(__file__).parent / "results" / "estimate_speed.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=2))
+    out = write("estimate_speed", result)
     print(
         f"estimate: p50 {result['estimate']['p50_ms']:.3f} ms, p99 {result['estimate']['p99_ms']:.3f} ms (target < 1 ms)"
     )

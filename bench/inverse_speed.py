@@ -6,13 +6,13 @@ under 0.5 s as a cold CLI call. Prints the figures and writes bench/results/inve
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import sys
 import time
 from dataclasses import replace
-from pathlib import Path
+
+from results_file import write
 
 from estimator import inverse
 from estimator.hardware.catalog import find_gpu, machine
@@ -89,9 +89,7 @@ def main() -> None:
     print(
         f"cold estimate --json with speed and cost: median {statistics.median(times):.3f} s (target < 0.5 s)"
     )
-    out = Path(__file__).parent / "results" / "inverse_speed.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(results, indent=2))
+    out = write("inverse_speed", results)
     print(f"written to {out}")
 
 

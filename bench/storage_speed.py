@@ -10,13 +10,14 @@ Run: .venv/bin/python bench/storage_speed.py
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+
+from results_file import write
 
 from storage import HardwareSpec, NewQuery, Storage
 from storage.scratch import temporary_database
@@ -101,9 +102,7 @@ async def main() -> None:
     else:
         results["postgresql"] = None
         print("PostgreSQL skipped: set LLM_SIZER_TEST_POSTGRES_URL to measure it")
-    out = Path(__file__).parent / "results" / "storage_speed.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n")
+    out = write("storage_speed", results)
     for backend, target in TARGET_P50_MS.items():
         figures = results[backend]
         if not isinstance(figures, dict):

@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the fake Bot API lives with the tests
 
+from results_file import write  # noqa: E402
 from telegram import Update  # noqa: E402
 from telegram.ext import ContextTypes, MessageHandler, filters  # noqa: E402
 
@@ -183,9 +184,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         result = asyncio.run(run(f"sqlite+aiosqlite:///{tmp}/bench.db"))
     print(json.dumps(result, indent=2))
-    out = ROOT / "bench" / "results" / "telegram_speed.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write("telegram_speed", result)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ import aiohttp
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the fake Bot API and the replica harness live with the tests
 
+from results_file import write  # noqa: E402
+
 from bot.telegram.webhook import SECRET_HEADER  # noqa: E402
 from storage import Storage  # noqa: E402
 from storage.scratch import create_database, drop_database  # noqa: E402
@@ -140,9 +142,7 @@ async def main_async() -> dict:
 def main() -> None:
     result = asyncio.run(main_async())
     print(json.dumps(result, indent=2))
-    out = ROOT / "bench" / "results" / "webhook_speed.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    write("webhook_speed", result)
 
 
 if __name__ == "__main__":
