@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from storage.schemas import Query
+from typing import TYPE_CHECKING
 
 from ..i18n import t
 from . import numbers
+
+# Only a type here: importing storage at run time pulls SQLAlchemy into every CLI command's
+# start-up (this module is imported with the chat command), `estimate` included.
+if TYPE_CHECKING:
+    from storage.schemas import Query
 
 TEXT_SHOWN = 120
 

@@ -308,3 +308,17 @@ def test_fit_json_and_missing_hardware(capsys):
     assert data["estimate"]["inputs"]["concurrency"] == data["answer"]
     code, _, err = run(capsys, "fit", "context", "--model", "qwen2.5-7b", "--task", "inference")
     assert code == 2 and "needs the hardware" in err
+
+
+def test_estimate_does_not_load_the_database_layer():
+    """`estimate` needs no storage: SQLAlchemy alone would more than double its cold start."""
+    probe = (
+        "import sys\n"
+        "from bot.cli import main\n"
+        "main(['estimate', '--model', '7B', '--task', 'inference', '--gpu', 'RTX 4090', '--json'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('sqlalchemy', 'storage')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"
