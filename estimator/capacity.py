@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .hardware.types import GIB, Machine
+from .hardware.types import Machine
 from .memory import constants as k
 from .result import Note
+from .vocabulary import GIB
 
 
 def usable_bytes(
@@ -38,10 +39,6 @@ def ram_usable(machine: Machine) -> int | None:
     if machine.ram_bytes is None or machine.kind != "gpu":
         return None
     return max(0, machine.ram_bytes - k.OS_RESERVE_BYTES)
-
-
-# The verdicts under which the workload runs as asked (tight: with under 10% headroom).
-FITTING = ("fits", "tight")
 
 
 def fit_verdict(totals: list[int], usable: list[int]) -> tuple[str, float]:

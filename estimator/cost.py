@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .capacity import FITTING
 from .errors import EstimatorError
 from .estimate import estimate
 from .hardware.catalog import cloud_instances, find_gpu
@@ -12,6 +11,7 @@ from .hardware.types import CloudInstance, Machine
 from .resolve import resolve
 from .speed import Range, inference_speed
 from .training_time import training_time
+from .vocabulary import FITTING
 from .workload import Workload
 
 # Electricity when the user sets no price: US average residential price, about $0.16/kWh in 2023

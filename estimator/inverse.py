@@ -10,7 +10,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .capacity import FITTING
 from .errors import EstimatorError
 from .estimate import estimate
 from .hardware.catalog import cloud_instances, find_gpu, gpus
@@ -18,7 +17,8 @@ from .hardware.types import Gpu, Machine
 from .models import catalog
 from .resolve import resolve
 from .result import Estimate
-from .workload import MAX_SEQUENCES, Workload
+from .vocabulary import FITTING, MAX_SEQUENCES
+from .workload import Workload
 
 # Best quality first, per engine (int8 before int4; GGUF by bits per weight).
 PRECISION_LADDER = {

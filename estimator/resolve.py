@@ -9,9 +9,9 @@ from .errors import EstimatorError
 from .hardware.types import Machine
 from .precision import FORMATS, GGUF_BPW, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
+from .vocabulary import DEFAULT_CONTEXT
 from .workload import Workload, validate
 
-DEFAULT_CONTEXT = {"inference": 4096, "training": 2048}
 # What "int4"/"int8" mean in each engine: bitsandbytes in transformers, AWQ/GPTQ checkpoints in
 # vLLM, K-quants in llama.cpp (Ollama's default download is Q4_K_M).
 ENGINE_INT = {

@@ -17,7 +17,6 @@ COMPONENTS = (
     "adapters",
     "overhead",
 )
-VERDICTS = ("fits", "tight", "offload", "does_not_fit", "unknown")
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 from .errors import EstimatorError
 from .models.types import Architecture
+from .vocabulary import MAX_CONTEXT, MAX_GPUS, MAX_SEQUENCES, METHODS, TASKS
 
-TASKS = ("inference", "training")
-METHODS = ("full", "lora", "qlora", "freeze")
+__all__ = ["Workload", "validate"]
+
 INFERENCE_ENGINES = ("transformers", "vllm", "llama.cpp")
 TRAINING_ENGINES = ("transformers", "deepspeed", "torchtune")
 ENGINE_ALIASES = {
@@ -37,11 +38,6 @@ OPTIMIZER_ALIASES = {
 }
 LORA_TARGETS = ("all", "attention")
 ADAPTER_PRECISIONS = ("fp32", "bf16")
-
-# Bounds that catch typos and nonsense long before the arithmetic would.
-MAX_CONTEXT = 10_000_000
-MAX_SEQUENCES = 100_000
-MAX_GPUS = 4096
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from estimator import inverse
-from estimator.capacity import FITTING
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from estimator.hardware.types import Machine
 from estimator.result import Estimate
+from estimator.vocabulary import FITTING
 from estimator.workload import Workload
 
 MAX_GPUS = 64

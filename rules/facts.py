@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from estimator import inverse
-from estimator.capacity import FITTING
 from estimator.cost import DEFAULT_KWH_PRICE_USD, electricity, purchase
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine as make_machine
@@ -18,12 +17,12 @@ from estimator.resolve import resolve
 from estimator.result import Estimate
 from estimator.speed import inference_speed
 from estimator.training_time import training_time
+from estimator.vocabulary import FITTING, MIB
 from estimator.workload import Workload
 
 from . import alternatives
 from .alternatives import Alternative
 
-MIB = 1 << 20
 # The CPU the small-model guidance quotes when the question named none: a desktop with 64 GB of
 # dual-channel DDR5-5600, running llama.cpp with Q4_K_M (Ollama's default download).
 GUIDANCE_CPU = dict(gpu="cpu", ram_gb=64, cpu="ddr5-5600")

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
+from estimator.vocabulary import ASSUMED_MAX_CONTEXT, DEFAULT_CONTEXT
 
 from .answer import machine, workload
 from .slots import Draft
 
 LIMIT = 3
-MAX_CONTEXT = 131072
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Refinement:
 
 def _candidates(d: Draft) -> list[tuple[str, str, Draft]]:
     out: list[tuple[str, str, Draft]] = []
-    context = d.context or (2048 if d.task == "training" else 4096)
+    context = d.context or DEFAULT_CONTEXT[d.task or "inference"]
     if d.task == "training":
         for method, label in (("full", "full"), ("lora", "LoRA"), ("qlora", "QLoRA")):
             if (d.method or "full") != method:
@@ -37,7 +37,7 @@ def _candidates(d: Draft) -> list[tuple[str, str, Draft]]:
                 out.append(("precision", precision, d.model_copy(update={"precision": precision})))
         users = (d.concurrency or 1) * 8
         out.append(("users", str(users), d.model_copy(update={"concurrency": users})))
-    if context * 4 <= MAX_CONTEXT:
+    if context * 4 <= ASSUMED_MAX_CONTEXT:
         out.append(("context", str(context * 4), d.model_copy(update={"context": context * 4})))
     # Inference splits the model over more GPUs; plain data-parallel training would not.
     if d.task != "training" and (d.gpu or d.gpu_memory_gb):

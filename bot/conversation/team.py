@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from estimator.capacity import FITTING
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
+from estimator.vocabulary import FITTING
 from storage import Storage
 
 from ..i18n import t

@@ -19,6 +19,7 @@ from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from estimator.hardware.types import Machine
 from estimator.result import COMPONENTS, Device, Estimate
+from estimator.vocabulary import ASSUMED_MAX_CONTEXT
 from estimator.workload import Workload
 
 from ..i18n import t
@@ -27,8 +28,6 @@ from . import numbers
 DPI = 100
 WIDE = (10.0, 5.0)  # inches at DPI: 1000x500 px with the context panel
 NARROW = (6.0, 5.0)  # 600x500 px without it
-# Models that do not state a maximum context: plot up to this.
-DEFAULT_MAX_CONTEXT = 131_072
 COLORS = dict(
     zip(
         COMPONENTS,
@@ -46,7 +45,7 @@ def context_curve(
     """(context, bytes on the fullest device) at start, 2x start, 4x start, ... (at most `points`
     of them), ending at the model's maximum context: how far the context can grow before the
     KV cache pushes the job out of memory. Contexts the estimator rejects are left out."""
-    limit = workload.model.max_context or DEFAULT_MAX_CONTEXT
+    limit = workload.model.max_context or ASSUMED_MAX_CONTEXT
     contexts = [start << i for i in range(points) if start << i <= limit]
     if limit not in contexts and len(contexts) < points:
         contexts.append(limit)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-GIB = 1 << 30
+from ..vocabulary import GIB
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,7 @@ Calibration rows are those of estimator/calibration/published_measurements.csv (
 
 from __future__ import annotations
 
-MIB = 1 << 20
-GIB = 1 << 30
+from ..vocabulary import GIB, MIB
 
 # CUDA context created by PyTorch with lazy module loading: nvidia-smi showed 426 MiB with
 # allocated/reserved 0 (PyTorch 2.10 + CUDA 13.0, unslothai/unsloth-zoo PR #1053); PyTorch's own

@@ -1,0 +1,36 @@
+"""The estimator's words and defaults, in one place: every other module (and every other package)
+takes its tasks, methods, verdicts, device kinds, default contexts, bounds and units from here."""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+Task = Literal["inference", "training"]
+TASKS: tuple[Task, ...] = get_args(Task)
+
+Method = Literal["full", "lora", "qlora", "freeze"]
+METHODS: tuple[Method, ...] = get_args(Method)
+
+Verdict = Literal["fits", "tight", "offload", "does_not_fit", "unknown"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+# The verdicts under which the workload runs as asked (tight: with under 10% headroom).
+FITTING: tuple[Verdict, ...] = ("fits", "tight")
+
+DeviceKind = Literal["gpu", "apple", "cpu"]
+DEVICE_KINDS: tuple[DeviceKind, ...] = get_args(DeviceKind)
+
+# The context an answer assumes when the question gives none: a chat turn with room to answer
+# (inference), and a typical supervised fine-tuning sequence (training).
+DEFAULT_CONTEXT: dict[Task, int] = {"inference": 4096, "training": 2048}
+# The longest context a model is assumed to take when its config states none (the 128k of the
+# Llama 3.1 / Qwen2.5 generation); charts and "x4 context" refinements stop there.
+ASSUMED_MAX_CONTEXT = 131_072
+
+# Bounds that catch typos and nonsense long before the arithmetic would.
+MAX_CONTEXT = 10_000_000
+MAX_SEQUENCES = 100_000
+MAX_GPUS = 4096
+
+MIB = 1 << 20
+GIB = 1 << 30
+GB = 10**9
