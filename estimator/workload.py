@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .errors import EstimatorError
 from .models.types import Architecture
-from .vocabulary import MAX_CONTEXT, MAX_GPUS, MAX_SEQUENCES, METHODS, TASKS
+from .vocabulary import MAX_CONTEXT, MAX_SEQUENCES, METHODS, TASKS
 
 __all__ = ["Workload", "validate"]
 
