@@ -85,6 +85,10 @@ class Machine:
 
     `device_bytes` is the memory of one device: VRAM per GPU, unified memory for Apple, RAM for a
     CPU-only machine. `ram_bytes` is host RAM available for offload (None when unknown).
+
+    A machine with different GPUs ("a 4090 plus a 3090") lists every card in `cards`, largest
+    first; `gpu`, `device_bytes` and `count` then describe the first card and the number of
+    cards. `cards` is empty when all `count` GPUs are the same `gpu`.
     """
 
     kind: str  # gpu, apple, cpu
@@ -96,3 +100,15 @@ class Machine:
     apple: AppleChip | None = None
     cpu: CpuPlatform | None = None
     from_catalog: bool = True
+    cards: tuple[Gpu, ...] = ()
+
+    @property
+    def mixed(self) -> bool:
+        return len({c.name for c in self.cards}) > 1
+
+    @property
+    def device_capacities(self) -> tuple[int, ...]:
+        """Physical memory of each device, in device order."""
+        if self.cards:
+            return tuple(c.memory_bytes for c in self.cards)
+        return (self.device_bytes,) * (self.count if self.kind == "gpu" else 1)
