@@ -108,12 +108,18 @@ def _verdict(est: Estimate, lang: str) -> Item:
 
 
 def _breakdown(est: Estimate, lang: str) -> Section:
+    """Memory by component of the device the verdict is about (the fullest one): a job total
+    over several GPUs beside a per-GPU verdict would read as a contradiction."""
+    fullest = max(est.devices, key=lambda d: d.components.total)
     parts = [
-        f"{t(f'component.{name}', lang)} {numbers.size(getattr(est.components, name), lang)}"
+        f"{t(f'component.{name}', lang)} {numbers.size(getattr(fullest.components, name), lang)}"
         for name in COMPONENTS
-        if getattr(est.components, name)
+        if getattr(fullest.components, name)
     ]
-    return Section(kind="breakdown", items=[Item(text=" · ".join(parts))])
+    text = " · ".join(parts)
+    if len(est.devices) > 1:
+        text = f"{t('reply.breakdown_per_gpu', lang, devices=len(est.devices))} {text}"
+    return Section(kind="breakdown", items=[Item(text=text)])
 
 
 def _item(rec: Recommendation, est: Estimate | None, lang: str) -> Item:

@@ -58,8 +58,7 @@ def speed(rep: Report, lang: str) -> list[str]:
                 "table.training_time",
                 lang,
                 tokens=numbers.integer(tr.tokens, lang),
-                low=_n(tr.hours.low, lang),
-                high=_n(tr.hours.high, lang),
+                time=numbers.duration(tr.hours.low, tr.hours.high, lang),
                 rate_low=_n(tr.tokens_per_second.low, lang),
                 rate_high=_n(tr.tokens_per_second.high, lang),
             )
@@ -73,7 +72,7 @@ def cost(rep: Report, lang: str) -> list[str]:
     if not rep.cloud:
         out.append(t("table.cloud_none", lang))
     for o in rep.cloud:
-        price = numbers.number(round(o.usd_per_hour, 2), lang)
+        price = numbers.usd(o.usd_per_hour, lang)
         common = {
             "provider": o.instance.provider,
             "instance": o.instance.instance,
@@ -85,8 +84,8 @@ def cost(rep: Report, lang: str) -> list[str]:
                 t(
                     "table.cloud_job",
                     lang,
-                    low=_n(o.job_usd.low, lang),
-                    high=_n(o.job_usd.high, lang),
+                    low=numbers.usd(o.job_usd.low, lang),
+                    high=numbers.usd(o.job_usd.high, lang),
                     **common,
                 )
             )
