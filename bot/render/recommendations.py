@@ -80,9 +80,11 @@ def command(rec: Recommendation, est: Estimate) -> str:
         if i.kv_precision in ("q8_0", "q4_0"):
             parts.append(f"-fa on --cache-type-k {i.kv_precision} --cache-type-v {i.kv_precision}")
         return " ".join(parts)
+    # Turing and Volta cards have no bfloat16: the snippet must not ask for it there.
+    half = "bfloat16" if rec.params.get("gpu_bf16", 1) else "float16"
     quant = (
         'BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True, '
-        "bnb_4bit_compute_dtype=torch.bfloat16); "
+        f"bnb_4bit_compute_dtype=torch.{half}); "
         if i.method == "qlora"
         else ""
     )
@@ -92,7 +94,7 @@ def command(rec: Recommendation, est: Estimate) -> str:
     return (
         f"{quant}LoraConfig(r={i.lora_rank}, lora_alpha={2 * (i.lora_rank or 8)}, target_modules={targets}); "
         f"TrainingArguments(per_device_train_batch_size={i.batch}, gradient_checkpointing="
-        f"{bool(i.grad_checkpointing)}, bf16=True)"
+        f"{bool(i.grad_checkpointing)}, {'bf16' if half == 'bfloat16' else 'fp16'}=True)"
     )
 
 
