@@ -15,6 +15,9 @@ from ..render import errors, estimate_json, estimate_text
 from .estimate import build
 
 PLACEHOLDER_MODEL = "7B"  # `fit model` searches the catalog; the flag's model is not used
+# The exit code of an inverse question answered "nothing fits", in `fit` and `ask` alike: an
+# answer (not bad input, 2) that a script can still tell apart from one that found a value.
+NOTHING_FITS = 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,4 +47,4 @@ def run(args: argparse.Namespace) -> int:
         if answer.estimate is not None:
             print()
             print(estimate_text.render(answer.estimate, lang))
-    return 0 if answer.value is not None else 1
+    return 0 if answer.value is not None else NOTHING_FITS
