@@ -166,7 +166,7 @@ def _close_spelling(words: list[str]) -> str | None:
         names = _by_size().get(size)
         if not names:
             continue
-        best: tuple[float, float, str] | None = None
+        best: tuple[float, float, int, str] | None = None
         for width in (1, 2, 3):
             before = words[max(0, i - width) : i]
             if len(before) < width or any(w in _STOP for w in before):
@@ -176,9 +176,14 @@ def _close_spelling(words: list[str]) -> str | None:
             query = " ".join(tokens(" ".join([*before, size])))
             for name in names:
                 for choice in _spellings(name, size):
-                    score = (fuzz.token_set_ratio(query, choice), fuzz.ratio(query, choice), name)
+                    score = (
+                        fuzz.token_set_ratio(query, choice),
+                        fuzz.ratio(query, choice),
+                        -len(tokens(name)),
+                        name,
+                    )
                     if score[0] >= _FUZZY_CUTOFF and (best is None or score > best):
                         best = score
         if best is not None:
-            return best[2]
+            return best[3]
     return None
