@@ -21,7 +21,9 @@ HF_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,96}$")
 
 
 def _written_as_path(text: str) -> bool:
-    return text.endswith((".json", ".gguf")) or text.startswith((".", "/", "~"))
+    """A config.json or a path; a bare GGUF file name ("...Q4_K_M.gguf") is a path only when
+    it is on disk, otherwise a name of the model it packages."""
+    return text.endswith(".json") or text.startswith((".", "/", "~"))
 
 
 # Slashed words that are rates, fractions or shorthand, never a repository ("tokens/s",
