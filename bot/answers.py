@@ -36,6 +36,7 @@ def answer(
     advice = advise(workload, machine)
     all_notes = (
         list(notes)
+        + list(machine.notes if machine else ())
         + list(rep.estimate.assumptions)
         + list(rep.speed.assumptions if rep.speed else ())
     )
