@@ -62,6 +62,8 @@ def slots(
         cpu_only = True  # "EPYC Genoa with 512GB": a CPU machine
     if not cards and mention.gpu_count and mention.gpu_count != 1:
         out["gpus"] = mention.gpu_count
+    if has_gpu and ram is None and memory is not None:
+        ram = memory  # "a 4070 and 32GB memory": the card's memory is known, so this is RAM
     if mention.apple is None and not has_gpu:
         if cpu_only or (memory is not None and not gpu_word and vram is None):
             # Plain "16GB memory" on a CPU-only machine or without a GPU word is RAM.

@@ -74,6 +74,15 @@ def machine_of(
         return _device(mention.cpu, ram_gb)
     if platform is not None and platform.device:
         return _device(CpuMention(platform, platform.name), ram_gb)
+    vram = mention.vram_gb if mention.vram_gb is not None else gpu_memory_gb
+    if vram is not None and not mention.cpu_only:
+        # "a 24GB GPU": a GPU known only by its memory.
+        _memory("gpu_memory", vram)
+        memory = round(vram * GIB)
+        name = f"{vram:g} GB GPU"
+        count = mention.gpu_count or gpus
+        _count("gpus", count)
+        return Machine("gpu", name, memory, count, ram, cpu=platform, from_catalog=False)
     if mention.cpu_only or mention.cpu is not None or said.lower() in ("none", "no gpu"):
         if ram is None:
             raise EstimatorError("cpu_needs_ram")
@@ -149,13 +158,14 @@ def _card_notes(card: Card) -> list[Note]:
             )
         )
     elif gpu.visible_memory_gib is not None:
-        key = "unified_share" if gpu.unified else "ecc_memory"
         params = {
             "gpu": gpu.name,
             "visible_gib": gpu.visible_memory_gib,
             "memory_gib": gpu.memory_gib,
         }
-        notes.append(Note(key, params))
+        notes.append(
+            Note("unified_share", params) if gpu.unified else Note("visible_memory", params)
+        )
     elif gpu.unified:
         notes.append(Note("unified_memory", {"gpu": gpu.name}))
     return notes

@@ -114,7 +114,8 @@ def names_of(gpu: Gpu) -> list[str]:
     ("4090", "7900 xtx", "b580")."""
     core = _core(gpu.name)
     words = [w for w in core.split() if w not in VENDOR_WORDS]
-    found = [" ".join(words), *(lower(a) for a in gpu.aliases)]
+    # The catalog name itself comes first: read back, it names this GPU and no variant.
+    found = [lower(gpu.name), " ".join(words), *(lower(a) for a in gpu.aliases)]
     if words and words[0] in _SERIES and len(words) > 1:
         bare = words[1:]
         has_letter = any(re.search(r"[a-z]", w) for w in bare)

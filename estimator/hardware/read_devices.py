@@ -5,8 +5,10 @@ CPU platforms by name ("EPYC Genoa", "dual Xeon", "ddr5-6000", "8-channel DDR5",
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import replace
 from functools import cache
+from typing import TypeVar
 
 from . import words as w
 from .data import apple_chips, cpu_models, cpu_platforms
@@ -23,18 +25,28 @@ _SPEED = {"4": 3200, "5": 4800}
 _CHANNEL = frozenset({"channel", "ch", "kanaals", "kanaal", "channels"})
 
 
+T = TypeVar("T")
+
+
+def _by_first_word(found: list[tuple[Phrase, T]]) -> dict[str, tuple[tuple[Phrase, T], ...]]:
+    """Phrases by their first word, longest first, so a piece tries only its own."""
+    out: dict[str, list[tuple[Phrase, T]]] = defaultdict(list)
+    for p, item in sorted(found, key=lambda pc: -len(pc[0].words)):
+        out[p.words[0]].append((p, item))
+    return {word: tuple(items) for word, items in out.items()}
+
+
 @cache
-def _apple_phrases() -> tuple[tuple[Phrase, AppleChip], ...]:
+def _apple_phrases() -> dict[str, tuple[tuple[Phrase, AppleChip], ...]]:
     chips: dict[str, AppleChip] = {}
     for chip in apple_chips():
         chips.setdefault(chip.chip, chip)
-    found = [(phrase(name), chip) for name, chip in chips.items()]
-    return tuple(sorted(found, key=lambda pc: -len(pc[0].words)))
+    return _by_first_word([(phrase(name), chip) for name, chip in chips.items()])
 
 
 def apple(text: Text) -> AppleMention | None:
     for i in range(len(text.pieces)):
-        for p, chip in _apple_phrases():
+        for p, chip in _apple_phrases().get(text.word(i), ()):
             if not (text.free(i) and p.matches(text.pieces, i)):
                 continue
             end = i + len(p.words) - 1
@@ -76,15 +88,14 @@ def _near_amount(
 
 
 @cache
-def _cpu_phrases() -> tuple[tuple[Phrase, CpuPlatform], ...]:
-    found = [(phrase(alias), cpu) for cpu in cpu_platforms() for alias in cpu.aliases]
-    return tuple(sorted(found, key=lambda pc: -len(pc[0].words)))
+def _cpu_phrases() -> dict[str, tuple[tuple[Phrase, CpuPlatform], ...]]:
+    return _by_first_word([(phrase(a), cpu) for cpu in cpu_platforms() for a in cpu.aliases])
 
 
 def cpu(text: Text) -> CpuMention | None:
     """The first CPU platform or device named."""
     for i in range(len(text.pieces)):
-        for p, platform in _cpu_phrases():
+        for p, platform in _cpu_phrases().get(text.word(i), ()):
             if not (text.free(i) and p.matches(text.pieces, i)):
                 continue
             end = i + len(p.words) - 1

@@ -72,16 +72,20 @@ def read(text: Text, laptop_context: bool) -> tuple[list[Found], list[UnknownGpu
 
 
 def _named_at(text: Text, i: int) -> tuple[int, Named, int] | None:
-    """The longest catalog name at piece `i` (after any vendor words): where the name starts,
-    what it names, and its last piece."""
+    """The longest catalog name at piece `i` (a full catalog name, or a name after any vendor
+    words): where the name starts, what it names, and its last piece."""
+    starts = [i]
     j = i
     while text.word(j) in VENDOR_WORDS and text.free(j + 1):
         j += 1
-    for named in gpu_phrases().get(text.word(j), ()):
-        if named.phrase.matches(text.pieces, j) and all(
-            text.free(k) for k in range(j, j + len(named.phrase.words))
-        ):
-            return j, named, j + len(named.phrase.words) - 1
+        starts.append(j)
+    for start in starts:
+        for named in gpu_phrases().get(text.word(start), ()):
+            end = start + len(named.phrase.words) - 1
+            if named.phrase.matches(text.pieces, start) and all(
+                text.free(k) for k in range(start, end + 1)
+            ):
+                return start, named, end
     return None
 
 

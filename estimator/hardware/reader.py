@@ -98,7 +98,10 @@ def _cpu_only(t: Text) -> bool:
     if [p.text for p in t.pieces] == ["cpu"]:
         t.take(0, 0)
         return True
-    for i in range(len(t.pieces)):
+    firsts = {words[0] for words in w.CPU_ONLY}
+    for i, piece in enumerate(t.pieces):
+        if piece.text not in firsts:
+            continue
         for words in w.CPU_ONLY:
             if t.has_phrase(i, words) and all(t.free(i + k) for k in range(len(words))):
                 t.take(i, i + len(words) - 1)
