@@ -173,7 +173,7 @@ def _card_notes(card: Card) -> list[Note]:
 
 def _apple(apple: AppleMention) -> Machine:
     chip, gb = apple_config(apple.chip.chip, apple.memory_gb)
-    notes = ()
+    notes: tuple[Note, ...] = ()
     if apple.memory_gb is None:
         notes = (Note("apple_memory_assumed", {"chip": chip.chip, "memory_gb": gb}),)
     return Machine("apple", f"{chip.chip} {gb}GB", gb * GIB, 1, gb * GIB, apple=chip, notes=notes)

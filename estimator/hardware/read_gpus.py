@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -297,10 +296,10 @@ def suggest(said: str, limit: int = 3) -> list[str]:
     query = " ".join(p for p in lower(said).split() if p not in VENDOR_WORDS)
     laptop = any(word in query.split() for word in _LAPTOP)
     best: dict[str, tuple[float, bool]] = {}
-    prefix = re.match(r"[a-z]*", query)
+    prefix = _letters(query)
     for choice, gpu in _choices():
         # The same letters in front ("h" of "h300" and "h100") say the same family.
-        same_family = prefix is not None and re.match(r"[a-z]*", choice).group() == prefix.group()
+        same_family = _letters(choice) == prefix
         score = fuzz.ratio(query, choice) + (20 if same_family else 0)
         key = (score, gpu.laptop == laptop)
         if key > best.get(gpu.name, (0.0, False)):
@@ -308,3 +307,8 @@ def suggest(said: str, limit: int = 3) -> list[str]:
     ranked = sorted(best.items(), key=lambda kv: (kv[1][1], kv[1][0]), reverse=True)
     ranked = sorted(ranked, key=lambda kv: kv[1][0], reverse=True)
     return [name for name, (score, _) in ranked[:limit] if score >= 70]
+
+
+def _letters(name: str) -> str:
+    """The letters a name starts with ("h" of "h100", "" of "4090")."""
+    return name[: len(name) - len(name.lstrip("abcdefghijklmnopqrstuvwxyz"))]

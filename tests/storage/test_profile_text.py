@@ -151,3 +151,38 @@ def test_described_back_in_both_languages():
     assert describe(parse("Ryzen 9 7950X, 64GB RAM"), "en") == "CPU Ryzen 9 7950X, 64 GB RAM"
     assert describe(parse("cpu only, 16GB RAM"), "nl") == "alleen CPU, 16 GB RAM"
     assert describe(HardwareSpec(gpu_count=1, gpu_memory_gb=12.5), "nl") == "1 × GPU met 12,5 GB"
+
+
+def test_a_mixed_set_is_saved_described_and_answered_as_one_machine():
+    from bot.conversation.answer import machine
+    from bot.conversation.saved_hardware import profile_draft
+
+    spec = parse("2x 3090 + 3060, 128GB RAM").hardware()
+    assert describe(spec, "en") == (
+        "2 × GeForce RTX 3090 (24 GB each) + GeForce RTX 3060 12GB (12 GB), 128 GB RAM"
+    )
+    assert describe(spec, "nl") == (
+        "2 × GeForce RTX 3090 (24 GB per stuk) + GeForce RTX 3060 12GB (12 GB), 128 GB RAM"
+    )
+    box = machine(profile_draft(spec))
+    assert (box.count, box.mixed, box.ram_bytes) == (3, True, 128 * 2**30)
+    assert box.device_capacities == (24 * 2**30, 24 * 2**30, 12 * 2**30)
+
+
+def test_a_saved_memory_that_differs_from_the_catalog_reaches_the_answer():
+    from bot.conversation.answer import machine
+    from bot.conversation.saved_hardware import profile_draft
+
+    spec = parse("3090 48GB").hardware()
+    assert machine(profile_draft(spec)).device_bytes == 48 * 2**30
+    # a profile saved before mixed sets existed reads as before
+    old = HardwareSpec(gpu="GeForce RTX 3090", gpu_count=2, gpu_memory_gb=24, ram_gb=64)
+    assert old.cards == [(2, "GeForce RTX 3090")]
+    assert machine(profile_draft(old)).count == 2
+
+
+def test_a_cpu_saved_as_typed_counts_when_the_catalog_knows_its_platform():
+    from bot.conversation.saved_hardware import profile_draft
+
+    assert profile_draft(parse("Ryzen 9 7950X, 64GB RAM").hardware()).cpu == "Ryzen 9 7950X"
+    assert profile_draft(parse("Celeron N5105, 16GB RAM").hardware()).cpu is None
