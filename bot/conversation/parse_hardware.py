@@ -41,14 +41,15 @@ def slots(
 ) -> dict[str, object]:
     out: dict[str, object] = {"laptop": (laptop or mention.laptop) or None}
     cards = mention.cards
-    if cards:
+    if mention.unknown:
+        # Never dropped, also not beside a known card: the answer asks "did you mean ...?".
+        out["gpu"] = mention.unknown[0].said
+    elif cards:
         out["gpu"], count = spec(cards)
         if count == 1 and mention.gpu_count:
             count = mention.gpu_count
         if count != 1:
             out["gpus"] = count
-    elif mention.unknown:
-        out["gpu"] = mention.unknown[0].said
     if mention.apple is not None:
         out["apple"] = mention.apple.spec
     if mention.cpu is not None:

@@ -82,7 +82,8 @@ NOT_A_CARD = (
     "epochs",
 )
 GPU = ("gpu", "gpus", "card", "cards", "graphics", "videocard", "accelerator", "accelerators")
-LAPTOP = ("laptop", "notebook", "mobile", "macbook")
+# Words that make the text about a laptop (so "a 4070" is the laptop card).
+LAPTOP = ("laptop", "notebook", "macbook")
 CPU_ONLY = (
     ("cpu", "only"),
     ("only", "cpu"),

@@ -207,6 +207,7 @@ PHRASINGS: list[tuple[str, dict[str, Any] | None]] = [
     ("arc b590", {"error": "unknown_gpu", "suggests": "Arc B580"}),
     ("op een h300", {"error": "unknown_gpu", "suggests": "H100 SXM5 80GB"}),
     ("kan dat op mijn rtx 4095", {"error": "unknown_gpu", "suggests": "GeForce RTX 4090"}),
+    ("a 4090 plus an rtx 4095", {"error": "unknown_gpu", "suggests": "GeForce RTX 4090"}),
 ]
 
 
