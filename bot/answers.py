@@ -41,6 +41,7 @@ def answer(
     advice = advise(workload, machine, situation, rep)
     all_notes = (
         list(notes)
+        + list(machine.notes if machine else ())
         + list(rep.estimate.assumptions)
         + list(rep.speed.assumptions if rep.speed else ())
     )

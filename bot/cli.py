@@ -48,7 +48,9 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
     p.add_argument("--concurrency", default="1", help="concurrent sequences served (inference)")
     hw = p.add_mutually_exclusive_group()
     hw.add_argument(
-        "--gpu", help='GPU or machine: "RTX 4090", "4090 laptop", "A100 80GB", "M3 Max 64GB", "cpu"'
+        "--gpu",
+        help='GPU or machine: "RTX 4090", "2x 3090 + 3060", "4090 laptop", "A100 80GB", '
+        '"M3 Max 64GB", "Raspberry Pi 5 8GB", "cpu"',
     )
     hw.add_argument(
         "--gpu-memory", help="memory of one GPU in GB, when the GPU is not in the catalog"
