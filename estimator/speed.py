@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from . import engines
 from .hardware.types import Machine
 from .models.types import Architecture
-from .precision import WeightFormat, _linear_bytes
+from .precision import WeightFormat, _linear_bytes, _mlx_bytes
 from .resolve import Resolved
 from .result import Estimate, Note
 from .speed_factors import CPU_DEFAULT, Factor, device_tflops, tensor_parallel_scaling
@@ -56,7 +56,8 @@ def active_weight_bytes(arch: Architecture, fmt: WeightFormat, tokens: int) -> i
     head = arch.lm_head_params or arch.embedding_params  # tied models read the table as lm_head
     wide = 4 if fmt.name == "fp32" else 2
     linear = sum(_linear_bytes(lin, fmt) * _touched(lin, tokens) for lin in arch.linears)
-    return round(linear + wide * (head + arch.other_params))
+    head_bytes = _mlx_bytes(head, fmt.bits) if fmt.kind == "mlx" else wide * head
+    return round(linear + head_bytes + wide * arch.other_params)
 
 
 def _touched(lin, tokens: int) -> float:

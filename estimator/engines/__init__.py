@@ -6,7 +6,7 @@ from ..errors import EstimatorError
 from ..hardware.types import Machine
 from ..models import catalog
 from ..result import Estimate
-from . import llamacpp, transformers, vllm
+from . import exllamav2, llamacpp, mlx, ollama, sglang, transformers, vllm
 from .base import Engine, Launch
 
 __all__ = ["ENGINES", "Engine", "Launch", "canonical", "command", "get", "launch", "on"]
@@ -17,7 +17,11 @@ ENGINES: dict[str, Engine] = {
     for e in (
         transformers.ENGINE,
         vllm.ENGINE,
+        sglang.ENGINE,
         llamacpp.ENGINE,
+        ollama.ENGINE,
+        mlx.ENGINE,
+        exllamav2.ENGINE,
     )
 }
 ALIASES: dict[str, str] = {alias: e.name for e in ENGINES.values() for alias in e.aliases}

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..capacity import gpu_usable, host_usable
 from ..hardware.types import Machine
+from ..memory.constants import VLLM_UTILIZATION
 from ..memory.kv_cache import KvLayout, layout
 from ..models.types import Architecture
 from ..precision import WeightFormat
@@ -67,6 +68,10 @@ class Engine(Protocol):
 
     def default_kv(self, fmt: WeightFormat) -> str: ...
 
+    def default_context(self, arch: Architecture, machine: Machine | None) -> int | None: ...
+
+    def default_utilization(self, gpus: int) -> float: ...
+
     def kv_layout(self, arch: Architecture, element_bytes: float) -> KvLayout: ...
 
     def memory_plan(self, r: Resolved, machine: Machine | None) -> InferencePlan: ...
@@ -107,6 +112,15 @@ class EngineBase:
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"
+
+    def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
+        """The context the engine runs with when the question gives none (None: the answer's
+        usual default)."""
+        return None
+
+    def default_utilization(self, gpus: int) -> float:
+        """The share of each GPU the engine takes unless told otherwise (vLLM's default)."""
+        return VLLM_UTILIZATION
 
     def kv_layout(self, arch: Architecture, element_bytes: float) -> KvLayout:
         return layout(arch, element_bytes, mla_latent=self.mla_latent, cap_sliding=self.cap_sliding)

@@ -63,7 +63,7 @@ GPU_PREFILL = Factor(
 class LlamaCpp(EngineBase):
     name = "llama.cpp"
     label = "llama.cpp"
-    aliases = ("llamacpp", "llama-cpp", "llama-server", "ollama", "gguf", "lmstudio")
+    aliases = ("llamacpp", "llama-cpp", "llama-server", "gguf", "lmstudio")
     devices = frozenset({"gpu", "apple", "cpu"})
     int_formats: ClassVar[dict[str, str]] = {
         "int4": "q4_k_m",

@@ -58,7 +58,7 @@ class Transformers(EngineBase):
     decode = DECODE
 
     def accepts(self, fmt: WeightFormat) -> bool:
-        return not fmt.gguf
+        return not fmt.gguf and fmt.kind not in ("mlx", "exl2")
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
         native = arch.checkpoint_precision
