@@ -274,6 +274,14 @@ class WeightBytes:
         return self.embedding + self.lm_head + self.linear + self.other
 
 
+def group_bytes(arch: Architecture, fmt: WeightFormat, group: str) -> int:
+    """Bytes of the linear layers of one group (e.g. "expert") stored in `fmt`."""
+    chosen = [lin for lin in arch.linears if lin.group == group]
+    if fmt.gguf:
+        return round(sum(lin.params for lin in chosen) * fmt.bits / 8)
+    return round(sum(_linear_bytes(lin, fmt) for lin in chosen))
+
+
 def weight_bytes(arch: Architecture, fmt: WeightFormat) -> WeightBytes:
     """Bytes of the model's weights stored in `fmt`."""
     if fmt.gguf:

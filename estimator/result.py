@@ -84,6 +84,12 @@ class Offload:
     ram_bytes: int
     gpu_layers: int | None = None
     total_layers: int | None = None
+    # The leading decoder layers whose MoE experts stay in RAM (llama.cpp --n-cpu-moe N), and
+    # how many layers have experts (the last ones; those before them are dense).
+    expert_layers: int = 0
+    moe_layers: int = 0
+    # What stays on the fullest GPU once the rest is in RAM.
+    gpu_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

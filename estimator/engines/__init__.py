@@ -65,6 +65,7 @@ def launch(est: Estimate) -> Launch:
         utilization=i.gpu_memory_utilization,
         gpu_layers=off.gpu_layers if on_gpu else None,
         total_layers=off.total_layers if on_gpu else None,
+        cpu_moe_layers=off.expert_layers if off is not None else 0,
         apple=i.machine_kind == "apple",
     )
 

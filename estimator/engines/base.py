@@ -41,7 +41,8 @@ class Launch:
     # Layers kept on the GPUs when the rest run from CPU RAM (None: all on the GPUs).
     gpu_layers: int | None = None
     total_layers: int | None = None
-    # Decoder layers whose MoE experts stay in CPU RAM (llama.cpp --n-cpu-moe), 0: none.
+    # The first decoder layers whose MoE experts stay in CPU RAM (llama.cpp --n-cpu-moe N), 0:
+    # none.
     cpu_moe_layers: int = 0
     # Share of the layers per GPU on a mixed set (llama.cpp --tensor-split), () when even.
     tensor_split: tuple[int, ...] = ()
@@ -58,6 +59,7 @@ class Engine(Protocol):
     kv_unit: int  # tokens of one KV allocation unit (vLLM pages, llama.cpp cells)
     parallelism: str  # how it uses several GPUs: "tensor" or "layers"
     offloads_layers: bool  # can keep decoder layers in CPU RAM
+    offloads_experts: bool  # can keep MoE expert weights in CPU RAM (attention on the GPU)
     ladder: tuple[str, ...]  # weight formats, best quality first, for the searches
 
     def runs_on(self, machine: Machine | None) -> bool: ...
@@ -99,6 +101,7 @@ class EngineBase:
     kv_unit = 1
     parallelism = "layers"
     offloads_layers = False
+    offloads_experts = False
     ladder: tuple[str, ...] = ()
     # MLA models cache the latent (absorbed projections) unless the engine expands the heads.
     mla_latent = True

@@ -70,6 +70,8 @@ class Ollama(LlamaCpp):
     name = "ollama"
     label = "Ollama"
     aliases = ()
+    # Ollama places whole layers (num_gpu); it has no setting to keep only the experts in RAM.
+    offloads_experts = False
 
     def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
         if machine is None or machine.kind != "gpu":
