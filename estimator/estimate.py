@@ -84,9 +84,15 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
         usable.append(free)
         if index == 0:
             assumptions += notes
-    label = machine.name
+    groups = iplan.layer_groups if iplan is not None else ()
     devices = tuple(
-        Device(f"{label} #{i}" if len(parts) > 1 else label, c, machine.device_bytes, u)
+        Device(
+            _label(machine, i, len(parts)),
+            c,
+            machine.device_capacities[i] if machine.kind == "gpu" else machine.device_bytes,
+            u,
+            groups[i] if groups else None,
+        )
         for i, (c, u) in enumerate(zip(parts, usable, strict=True))
     )
     verdict, headroom = fit_verdict([c.total for c in parts], usable)
@@ -116,6 +122,12 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
         )
     )
     return Estimate(inputs, total, devices, verdict, offload, tuple(steps), tuple(assumptions))
+
+
+def _label(machine: Machine, index: int, devices: int) -> str:
+    if machine.cards and machine.mixed:
+        return f"{machine.cards[index].name} #{index}"
+    return f"{machine.name} #{index}" if devices > 1 else machine.name
 
 
 def _try_offload(

@@ -75,6 +75,7 @@ class Device:
     components: Components
     capacity_bytes: int | None = None  # physical memory
     usable_bytes: int | None = None  # after CUDA context, display, working-set cap, OS
+    layers: int | None = None  # decoder layers it holds in a layer split
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,7 +114,7 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     ]
 
     assumptions: list[Note] = []
-    bandwidth, flops = _device_rates(machine, engine, steps, assumptions)
+    bandwidth, flops = _device_rates(machine, engine, est, steps, assumptions)
     if not bandwidth:
         return None
     eff, overhead = engine.decode_factors(machine.kind)
@@ -234,7 +234,11 @@ def _pcie_bound(
 
 
 def _device_rates(
-    machine: Machine, engine: engines.Engine, steps: list[Note], assumptions: list[Note]
+    machine: Machine,
+    engine: engines.Engine,
+    est: Estimate,
+    steps: list[Note],
+    assumptions: list[Note],
 ) -> tuple[float, float | None]:
     """Bandwidth (bytes/s) and peak FLOP/s the decode loop sees."""
     tflops = device_tflops(machine)
@@ -249,6 +253,8 @@ def _device_rates(
     if machine.kind == "apple":
         assert machine.apple is not None
         return machine.apple.bandwidth_gbs * 1e9, flops
+    if machine.mixed:
+        return _mixed_rates(machine, engine, est, steps)
     gpu = machine.gpu
     bandwidth = (gpu.bandwidth_gbs or 0) * 1e9 if gpu else 0.0
     if engine.parallelism == "tensor" and machine.count > 1 and gpu is not None:
@@ -261,3 +267,26 @@ def _device_rates(
         )
     # A layer split runs the GPUs one after another: one GPU's bandwidth at a time.
     return bandwidth, flops
+
+
+def _mixed_rates(
+    machine: Machine, engine: engines.Engine, est: Estimate, steps: list[Note]
+) -> tuple[float, float | None]:
+    """Different GPUs: tensor parallel waits for the slowest card at every layer; a layer split
+    runs each card's layers in turn, so a token takes the sum of each card's bytes over its
+    bandwidth."""
+    cards = machine.cards
+    if any(not c.bandwidth_gbs for c in cards):
+        return 0.0, None
+    tflops = [c.tflops_bf16 for c in cards]
+    slowest_flops = min(tflops) * 1e12 if all(tflops) else None
+    if engine.parallelism == "tensor":
+        slowest = min(c.bandwidth_gbs for c in cards) * 1e9
+        scaling = tensor_parallel_scaling(len(cards), all(c.nvlink for c in cards))
+        steps.append(Note("tensor_parallel_speed", {"devices": len(cards), "scaling": scaling}))
+        flops = slowest_flops * len(cards) * scaling if slowest_flops else None
+        return slowest * len(cards) * scaling, flops
+    loads = [d.components.weights + d.components.kv_cache for d in est.devices]
+    seconds = sum(load / (c.bandwidth_gbs * 1e9) for load, c in zip(loads, cards, strict=True))
+    steps.append(Note("layer_split_speed", {"devices": len(cards)}))
+    return (sum(loads) / seconds if seconds else 0.0), slowest_flops

@@ -66,8 +66,16 @@ def launch(est: Estimate) -> Launch:
         gpu_layers=off.gpu_layers if on_gpu else None,
         total_layers=off.total_layers if on_gpu else None,
         cpu_moe_layers=off.expert_layers if off is not None else 0,
+        tensor_split=_tensor_split(est),
         apple=i.machine_kind == "apple",
     )
+
+
+def _tensor_split(est: Estimate) -> tuple[int, ...]:
+    """Layers per GPU when different GPUs split the layers (what --tensor-split states)."""
+    layers = [d.layers for d in est.devices]
+    mixed = len({d.capacity_bytes for d in est.devices}) > 1
+    return tuple(n for n in layers if n is not None) if mixed and None not in layers else ()
 
 
 def command(est: Estimate) -> str:

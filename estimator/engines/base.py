@@ -89,6 +89,11 @@ class Engine(Protocol):
     def command(self, launch: Launch) -> str: ...
 
 
+def capacities(machine: Machine | None) -> tuple[int, ...]:
+    """Each GPU's memory when a machine mixes GPUs (layer splits follow it), else ()."""
+    return machine.device_capacities if machine is not None and machine.mixed else ()
+
+
 class EngineBase:
     """Defaults most engines share; each module overrides what differs."""
 

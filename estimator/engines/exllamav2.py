@@ -17,7 +17,7 @@ from ..precision import EXL2_HEAD_BITS, WeightFormat, exl2_name, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
 from ..vocabulary import MIB
-from .base import EngineBase, Launch
+from .base import EngineBase, Launch, capacities
 from .llamacpp import DECODE as LLAMACPP_DECODE
 
 if TYPE_CHECKING:
@@ -99,6 +99,7 @@ class ExLlamaV2(EngineBase):
             devices,
             steps,
             wb.embedding,
+            capacities=capacities(machine),
         )
 
     def command(self, launch: Launch) -> str:

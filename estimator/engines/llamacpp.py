@@ -15,7 +15,7 @@ from ..models.types import Architecture
 from ..precision import WeightFormat, group_bytes, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
-from .base import EngineBase, Launch
+from .base import EngineBase, Launch, capacities
 
 if TYPE_CHECKING:
     from ..resolve import Resolved
@@ -130,7 +130,20 @@ class LlamaCpp(EngineBase):
         # A tied output layer is duplicated onto the GPU (llama.cpp TENSOR_DUPLICATED).
         last = wb.embedding if on_gpu and arch.tie_embeddings else wb.lm_head
         experts = group_bytes(arch, r.weight_format, "expert")
-        return layered(arch, wb, kv, first, last, compute, 0, devices, steps, host_only, experts)
+        return layered(
+            arch,
+            wb,
+            kv,
+            first,
+            last,
+            compute,
+            0,
+            devices,
+            steps,
+            host_only,
+            experts,
+            capacities(machine),
+        )
 
     def command(self, launch: Launch) -> str:
         return " ".join(self.server_flags(launch))
@@ -144,6 +157,8 @@ class LlamaCpp(EngineBase):
             f"-c {launch.context * launch.sequences}",
             f"-ngl {layers}",
         ]
+        if launch.tensor_split:
+            parts.append(f"--tensor-split {','.join(str(n) for n in launch.tensor_split)}")
         if launch.cpu_moe_layers:
             parts.append(f"--n-cpu-moe {launch.cpu_moe_layers}")
         if launch.sequences > 1:

@@ -15,7 +15,7 @@ from ..models.types import Architecture
 from ..precision import WeightFormat, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
-from .base import EngineBase, Launch
+from .base import EngineBase, Launch, capacities
 
 if TYPE_CHECKING:
     from ..resolve import Resolved
@@ -108,6 +108,7 @@ class Transformers(EngineBase):
             devices,
             steps,
             0,
+            capacities=capacities(machine),
         )
 
     def command(self, launch: Launch) -> str:

@@ -22,6 +22,8 @@ class InferencePlan:
     host_only: int  # bytes that live in RAM anyway (llama.cpp's input embeddings)
     # MoE expert weights of each decoder layer (0 for dense layers), for expert offload.
     expert_bytes: tuple[int, ...] = ()
+    # Decoder layers on each device of a layer split (llama.cpp --tensor-split), () otherwise.
+    layer_groups: tuple[int, ...] = ()
 
 
 def kv_per_layer(arch: Architecture, kv: KvCache) -> list[int]:
@@ -67,15 +69,17 @@ def layered(
     steps: list[Note],
     host_only: int,
     experts: int = 0,
+    capacities: tuple[int, ...] = (),
 ) -> InferencePlan:
     """Devices for a contiguous layer split: the first holds the embeddings (unless they stay
     in host memory), the last the lm_head; each runs its layers' activations. `experts` bytes
-    of MoE expert weights are spread over the MoE layers."""
+    of MoE expert weights are spread over the MoE layers. Different GPUs (`capacities`) take
+    layers in proportion to their memory."""
     kv_layers = kv_per_layer(arch, kv)
     layer_weights = [(wb.linear + wb.other) // arch.num_layers] * arch.num_layers
     layer_weights[-1] += (wb.linear + wb.other) - sum(layer_weights)
     layers = [a + b for a, b in zip(layer_weights, kv_layers, strict=True)]
-    groups = split_layers(layers, devices, first, last)
+    groups = split_layers(layers, devices, first, last, capacities)
     out = []
     for i, group in enumerate(groups):
         weights = sum(layer_weights[j] for j in group)
@@ -90,7 +94,15 @@ def layered(
         )
     if devices > 1:
         steps.append(Note("layer_split", {"devices": devices}))
-    return InferencePlan(out, steps, layers, first + last, host_only, expert_layers(arch, experts))
+    return InferencePlan(
+        out,
+        steps,
+        layers,
+        first + last,
+        host_only,
+        expert_layers(arch, experts),
+        tuple(len(g) for g in groups) if devices > 1 else (),
+    )
 
 
 def moe_layer_count(arch: Architecture) -> int:
