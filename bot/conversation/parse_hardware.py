@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import find_apple, find_gpu
 
-from .vocabulary import WORD_NUMBERS
+from ..lexicon import number_words
+
+WORD_NUMBERS = number_words()
 
 _COUNT = r"(?:(?P<count>\d{1,4}|two|three|four|six|eight|twee|drie|vier|zes|acht)\s*(?:x|\*)?\s*)?"
 _BRAND = r"(?:nvidia\s+|amd\s+|intel\s+)?(?:geforce\s+)?"

@@ -18,7 +18,8 @@ class Choice(BaseModel):
 
 
 class Reply(BaseModel):
-    status: Literal["answered", "need_more", "error", "reset"]
+    # "info": a conversation act answered (a greeting, help, thanks, out of scope): no estimate.
+    status: Literal["answered", "need_more", "error", "reset", "info"]
     language: Literal["en", "nl"]
     text: str  # the reply as plain text lines
     missing: list[str] = []
@@ -28,6 +29,8 @@ class Reply(BaseModel):
     verdict: str | None = None
     total_bytes: int | None = None
     per_device_bytes: int | None = None
+    # A comparison: each option with its verdict, memory per device and speed (the JSON list).
+    comparison: list[dict[str, Any]] = []
     # The reader's preferences, for front ends that draw (a chart in their units, or none).
     units: Literal["GiB", "GB"] = "GiB"
     charts: bool = True
@@ -63,6 +66,8 @@ class Reply(BaseModel):
             out.update(missing=self.missing, question_to_user=self.question_to_user)
             out["choices"] = [c.model_dump() for c in self.choices]
         out.update(self.body or {})
+        if self.comparison:
+            out["comparison"] = self.comparison
         out["status"] = self.status
         out["parsed"] = self.parsed.model_dump(exclude_none=True)
         out["text"] = self.text

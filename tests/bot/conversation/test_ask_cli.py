@@ -72,11 +72,13 @@ def test_ask_json_fine_tune_7b_on_24gb(env, question, language):
 
 
 def test_ask_json_need_more(env):
+    """ "Will it fit" is a question about running it: only the model is asked for."""
     code, out, _ = cli(env, "ask", "will it fit on my RTX 4090?", "--json")
     assert code == 0
     body = json.loads(out)
     assert body["status"] == "need_more"
-    assert body["missing"] == ["model", "task"]
+    assert body["missing"] == ["model"]
+    assert body["parsed"]["task"] == "inference"
     assert body["question_to_user"].startswith("Which model?")
     assert body["choices"]
 
