@@ -16,7 +16,7 @@ from estimator.hardware.types import Machine
 from estimator.inverse import Answer as InverseAnswer
 from estimator.result import Note
 from estimator.workload import Workload, validate
-from rules import Advice, advise_ml
+from rules import Advice, Situation, advise_ml
 
 from .. import answers, questions
 from ..model_source import resolve_model
@@ -174,12 +174,28 @@ def training_tokens(draft: Draft) -> tuple[int | None, tuple[Note, ...]]:
     return None, ()
 
 
+def situation(draft: Draft, box: Machine | None, from_profile: bool) -> Situation:
+    """Who asks, as the question tells: hardware from their profile is theirs, and so is a
+    consumer card, a workstation card, a Mac or a CPU they name; a data-centre GPU named in a
+    question is one they would rent or buy."""
+    rented = box is not None and box.gpu is not None and box.gpu.segment == "datacenter"
+    owns = box is not None and (from_profile or not (rented or draft.cloud))
+    choosing = draft.inverse in ("smallest_gpu", "cheapest_cloud", "gpus_needed")
+    return Situation(
+        owns_hardware=owns and not choosing,
+        asked_gpu_count=bool(draft.gpus and draft.gpus > 1) or draft.inverse == "gpus_needed",
+    )
+
+
 def answer(
-    draft: Draft, extra_notes: tuple[Note, ...] = (), kwh_price: float | None = None
+    draft: Draft,
+    extra_notes: tuple[Note, ...] = (),
+    kwh_price: float | None = None,
+    from_profile: bool = False,
 ) -> Outcome:
     """Raises EstimatorError for what cannot be computed (an unknown GPU, a nonsense size)."""
     if draft.compare:
-        return _compare(draft, extra_notes, kwh_price)
+        return _compare(draft, extra_notes, kwh_price, from_profile)
     if draft.ml_kind:
         features = draft.features
         notes: tuple[Note, ...] = ()
@@ -210,12 +226,21 @@ def answer(
         token_notes += (Note("kwh_price_given", {"price": draft.kwh_price}),)
     return Outcome(
         draft,
-        workload=answers.answer(work, box, notes + token_notes, tokens=tokens, kwh_price=price),
+        workload=answers.answer(
+            work,
+            box,
+            notes + token_notes,
+            tokens=tokens,
+            kwh_price=price,
+            situation=situation(draft, box, from_profile),
+        ),
         smallest_gpu=smallest,
     )
 
 
-def _compare(draft: Draft, notes: tuple[Note, ...], kwh_price: float | None) -> Outcome:
+def _compare(
+    draft: Draft, notes: tuple[Note, ...], kwh_price: float | None, from_profile: bool
+) -> Outcome:
     """Each option answered on its own; the Outcome's own answer is the best option's."""
     base = draft.model_copy(update={"compare": None})
     options = []
@@ -226,7 +251,7 @@ def _compare(draft: Draft, notes: tuple[Note, ...], kwh_price: float | None) -> 
                 base.model_copy(update={s: None for s in ("gpu", "gpus", "apple", "cpu_only")})
             )
         try:
-            options.append(Option(whole, varied, answer(whole, notes, kwh_price)))
+            options.append(Option(whole, varied, answer(whole, notes, kwh_price, from_profile)))
         except EstimatorError as exc:
             options.append(Option(whole, varied, None, exc))
     from .compare import best

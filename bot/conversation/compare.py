@@ -193,11 +193,11 @@ def table(rows: list[Row], lang: str) -> list[str]:
         for r in rows
     ]
     widths = [max(len(line[i]) for line in [header, *cells]) for i in range(len(header))]
-    out = ["  " + "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
     for line, r in zip(cells, rows, strict=True):
-        out.append("  " + "  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
+        out.append("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
         if r.error:
-            out.append(f"    {r.error}")
+            out.append(f"  {r.error}")
     return out
 
 

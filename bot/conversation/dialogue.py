@@ -183,7 +183,7 @@ def _missing(draft: Draft) -> tuple[Slot, ...]:
 
 def step(
     state: State,
-    reading: Reading,
+    reading: Reading | Draft,
     text: str,
     profile: Draft | None = None,
     *,
@@ -191,7 +191,9 @@ def step(
 ) -> Turn:
     """The next state after the message `text` (read as `reading`), with the saved `profile`.
     `keep_machine`: a new question runs on the previous question's machine (in a chat; a
-    one-shot question starts afresh)."""
+    one-shot question starts afresh). A bare Draft is a reading with nothing else in it."""
+    if isinstance(reading, Draft):
+        reading = Reading(reading)
     msg = reading.draft
     language = msg.language or state.language
     if RESET.match(normalise(text)):
