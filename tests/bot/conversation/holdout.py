@@ -108,9 +108,7 @@ def mismatches(row: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
     return {
         k: (expected.get(k), got.get(k))
         for k in expected.keys() | got.keys()
-        if k not in expected
-        or k not in got
-        or not _same(k, expected[k], got[k], row)
+        if k not in expected or k not in got or not _same(k, expected[k], got[k], row)
     }
 
 
