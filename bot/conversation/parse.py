@@ -40,6 +40,9 @@ _NEGATIVE = re.compile(
     r"(?:^|(?<=[\s(]))-\s*(\d{1,19}(?:[.,]\d+)?)\s*"
     r"(gb|gib|g|tb|k|users|gebruikers|tokens|context)(?![\w])"
 )
+# Slashes in everyday writing that are never a Hugging Face org/name: "w/o", "tokens/s",
+# "24/7", "0.30/kWh".
+_NOT_AN_ID = re.compile(r"^(?:w|tok|toks|tokens?|t|\d+(?:[.,]\d+)?)/|/(?:o|s|sec|kwh|\d+)$", re.I)
 _NEGATIVE_SLOT = {"users": "concurrency", "gebruikers": "concurrency", "tokens": "context"}
 
 
@@ -140,7 +143,7 @@ def _read(low: str, original: str) -> Found:
     low = parse_training.offload(low, found)
     low = _hardware(low, found)
     low = parse_quantities.electricity(low, found)
-    if not lx.search("classical", low):
+    if not (lx.search("classical", low) or lx.search("neural_net", low)):
         low = parse_quantities.dataset(low, found)
     _model(original, low, found)
     parse_task.task(low, found)
@@ -158,6 +161,8 @@ def _read(low: str, original: str) -> Found:
     low = parse_quantities.plain_tokens(low, found)
     low = parse_quantities.bare_k(low, found)
     parse_quantities.users(low, found)
+    if found.get("context") or lx.search("users", low):
+        found.set("running_question", True)
     if found.get("inverse") == "largest_model" and found.get("task") is None:
         found.set("task", "inference")
     _classical(low, found)
@@ -214,6 +219,8 @@ def _hardware(low: str, found: Found) -> str:
 
 def _model(original: str, low: str, found: Found) -> None:
     named = parse_model.hf_id(original)
+    if named is not None and _NOT_AN_ID.search(named):
+        named = None
     if named is None:
         named = parse_model.catalog_model(low)
     if named is None:
@@ -230,6 +237,10 @@ def _inverse(low: str, found: Found) -> None:
     which, smallest = lx.fragment("which"), lx.fragment("smallest")
     patterns = (
         (rf"\b{biggest}\s+(?:\w+\s+){{0,2}}{lx.fragment('model_word')}\b", "largest_model"),
+        (
+            rf"\b{which}\s+{lx.fragment('model_word')}\b(?:\s+[\w']+){{0,4}}?\s+(?:{biggest}|max(?:imaal|imum)?)\b",
+            "largest_model",
+        ),
         (rf"\b{longest}\s+(?:\w+\s+)?{lx.fragment('context_word')}", "max_context"),
         (rf"\b{how_many}\s+(?:\w+\s+)?{lx.fragment('users')}", "max_concurrency"),
         (rf"\b{which}\s+{lx.fragment('quantization_word')}\b", "best_precision"),
@@ -257,4 +268,5 @@ def _classical(low: str, found: Found) -> None:
         found.set("ml_kind", "neural_net")
     else:
         return
+    found.set("task", None)  # "retrain every day" is about the model's data, not an LLM task
     parse_quantities.classical(low, found)

@@ -69,7 +69,7 @@ def _side(
     low: str, tokens: list[re.Match[str]], read: Reader, *, forward: bool
 ) -> tuple[Span, str, tuple[object, ...]] | None:
     """The option next to a connector: the longest run of at most MAX_WORDS words beside it
-    that names one value on one axis."""
+    that names one value on one axis ("8-bit" alone is a format, "8-bit adam" an optimizer)."""
     best: tuple[Span, str, tuple[object, ...]] | None = None
     for k in range(1, min(MAX_WORDS, len(tokens)) + 1):
         run = tokens[:k] if forward else tokens[-k:]
@@ -84,14 +84,8 @@ def _side(
         start, end = run[0].start(), run[-1].end()
         snippet = _EDGE.sub("", low[start:end])
         found = _axis(read(snippet))
-        if found is None:
-            if best is not None:
-                break
-            continue
-        name, value, _ = found
-        if best is not None and best[1] != name:
-            break
-        best = ((start, end), name, value)
+        if found is not None:
+            best = ((start, end), found[0], found[1])
     return best
 
 

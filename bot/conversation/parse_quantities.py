@@ -30,7 +30,7 @@ from .reading import Found
 
 _SCALE = r"(k|m|mln|b|thousand|million|billion|duizend|miljoen|miljard)"
 # A number with an optional scale: 32k, 8192, 1.5M, "2,5 miljoen".
-NUMBER = r"(\d{1,19}(?:[.,]\d{1,6})?)\s*" + _SCALE + r"?(?![\w])"
+NUMBER = r"(\d+(?:[.,]\d{1,6})?)\s*" + _SCALE + r"?(?![\w])"
 _APPROX = r"(?:(?:around|about|roughly|approx\.?|approximately|~|±|ongeveer|rond|circa|ca\.?|zo'n|gemiddeld|average|avg|max|maximaal|up\s+to|tot)\s*)*"
 _LARGE_SCALES = frozenset({"m", "mln", "b", "million", "billion", "miljoen", "miljard"})
 

@@ -23,7 +23,8 @@ def blank(text: str, m: re.Match[str]) -> str:
 def _negated(low: str, start: int) -> bool:
     """Whether the word at `start` is negated: "not training", "geen lora", "instead of"."""
     before = low[max(0, start - 30) : start]
-    return bool(re.search(lx.fragment("negation") + r"\s+(?:\w+\s+)?$", before))
+    negation = lx.fragment("negation") + "|" + lx.fragment("without")
+    return bool(re.search(r"(?<![\w])(?:" + negation + r")\s+(?:\w+\s+)?$", before))
 
 
 def _mentions(concept: str, low: str) -> list[re.Match[str]]:
@@ -83,8 +84,6 @@ def engine(low: str, found: Found) -> None:
         if lx.search(concept, low):
             found.set("engine", value)
             return
-    if lx.search("gguf", low):
-        found.set("engine", "llama.cpp")
 
 
 def precision(low: str, found: Found) -> None:

@@ -46,6 +46,8 @@ def zero(low: str, found: Found) -> str:
     )
     if m:
         found.set("zero", int(next(g for g in m.groups() if g is not None)))
+        if lx.search("framework:deepspeed", m.group()):
+            found.set("framework", "deepspeed")
         low = blank(low, m)
     infinity = lx.search("zero_infinity", low)
     if infinity:
@@ -123,6 +125,9 @@ def lora(low: str, found: Found) -> None:
         rf"|(?<![\w])r\s*=\s*{_NUMBER}(?![\w.])",
         low,
     )
+    if m is None and lx.search("lora", low):
+        # "lora all linear layers r 32": a bare "r" counts beside the word LoRA.
+        m = re.search(rf"(?<![\w])r\s+{_NUMBER}(?![\w.])", low)
     if m:
         value = next(g for g in m.groups() if g is not None)
         if found.bounded("lora_rank", integer(value), m.group(), 1, MAX_LORA_RANK):

@@ -63,6 +63,7 @@ LEXICON = Lexicon(
             r"instruction[\s-]tun\w*",
             r"continued\s+pre[\s-]?training",
             r"post[\s-]?train\w*",
+            r"ft",
             r"align(?:ing|ment)?",
         ),
         "inference": (
@@ -185,10 +186,8 @@ LEXICON = Lexicon(
             r"pairs?",
             r"instructions?",
             r"data\s*points?",
-            r"prompts?",
             r"rows?",
             r"lines?",
-            r"sequences",
         ),
         "each": (
             r"each",

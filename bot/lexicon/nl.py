@@ -155,7 +155,6 @@ LEXICON = Lexicon(
             r"datapunten",
             r"rijen",
             r"regels",
-            r"prompts",
         ),
         "each": (
             r"elk",

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from bot.conversation.parse import MAX_TEXT, parse
 from bot.conversation.slots import Draft
 
-from .phrasings import UNSEEN_SCHEMA, accuracy, load, mismatches
+from .phrasings import UNSEEN_SCHEMA, accuracy, load, mismatches, table_mismatches
 
 OWN = load("own_phrasings.json")
 
@@ -154,3 +154,30 @@ def test_absurd_counts_are_left_out_and_sizes_left_to_the_estimator():
     assert parse("a 0b model").model is None
     # The estimator refuses this size with a reason; the parser only reads it.
     assert parse("10000000000000000000b").model == "10000000000000000000B"
+
+
+TABLE = load("phrasing_table.json")
+
+
+def test_the_phrasing_table_has_200_rows_half_of_them_dutch():
+    assert len(TABLE) >= 200
+    assert sum(r["lang"] == "nl" for r in TABLE) * 2 >= len(TABLE)
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        pytest.param(
+            r,
+            marks=pytest.mark.xfail(strict=True, reason=f"needs the new {r['pending']} reader"),
+        )
+        if r.get("pending")
+        else r
+        for r in TABLE
+    ],
+    ids=[f"{r['lang']}:{r['text'][:60]}" for r in TABLE],
+)
+def test_phrasing_table(row):
+    """Each message as users write it, with every slot it must produce, its conversation act
+    and the values it must refuse (and nothing else)."""
+    assert table_mismatches(row) == {}
