@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
-from estimator.vocabulary import MAX_GPUS
+from estimator.vocabulary import MAX_CONTEXT, MAX_GPUS, MAX_SEQUENCES
 
 from .. import lexicon as lx
 from . import (
@@ -129,15 +130,18 @@ def _differing(option: Found, base: Found) -> dict[str, object]:
     }
 
 
+@lru_cache(maxsize=4096)
 def _snippet(text: str) -> dict[str, object]:
-    """The slots a few words name on their own (for finding the options of a comparison)."""
+    """The slots a few words name on their own (for finding the options of a comparison); the
+    same few words recur in every message that compares, so they are remembered. Read only."""
     return _read(text, text).slots
 
 
 def _read(low: str, original: str) -> Found:
     found = Found()
+    said = low
     found.set("language", language.detect(low))
-    _refuse_absurd(low, found)
+    low = _refuse_absurd(low, found)
     _inverse(low, found)
     low = parse_training.zero(low, found)
     low = parse_training.offload(low, found)
@@ -161,7 +165,7 @@ def _read(low: str, original: str) -> Found:
     low = parse_quantities.plain_tokens(low, found)
     low = parse_quantities.bare_k(low, found)
     parse_quantities.users(low, found)
-    if found.get("context") or lx.search("users", low):
+    if found.get("context") or lx.search("users", said):
         found.set("running_question", True)
     if found.get("inverse") == "largest_model" and found.get("task") is None:
         found.set("task", "inference")
@@ -170,19 +174,23 @@ def _read(low: str, original: str) -> Found:
     return found
 
 
-def _refuse_absurd(low: str, found: Found) -> None:
-    """Counts and amounts no machine has: "99999x H100", "-24GB"."""
+def _refuse_absurd(low: str, found: Found) -> str:
+    """Counts and amounts no machine has: "99999x H100", "-24GB"; refused, and blanked so no
+    later reader takes a part of them."""
     m = _GPU_COUNT.search(low)
     if m is not None:
         count = parse_numbers.integer(m.group(1))
         if count is None or count > MAX_GPUS:
             found.refused.append(Refusal("gpus", m.group().strip()[:30], 1, MAX_GPUS))
+            low = parse_task.blank(low, m)
     m = _NEGATIVE.search(low)
     if m is not None:
         unit = m.group(2)
         slot = _NEGATIVE_SLOT.get(unit, "context" if unit == "k" else "gpu_memory_gb")
-        high = {"concurrency": 100_000, "context": 10_000_000}.get(slot, MAX_MEMORY_GB)
+        high = {"concurrency": MAX_SEQUENCES, "context": MAX_CONTEXT}.get(slot, MAX_MEMORY_GB)
         found.refused.append(Refusal(slot, m.group().strip()[:30], 1, high))
+        low = parse_task.blank(low, m)
+    return low
 
 
 def _hardware(low: str, found: Found) -> str:

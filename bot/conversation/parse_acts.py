@@ -15,6 +15,8 @@ _COURTESY = lx.words(
     "and en for voor the de your je jullie lot veel hartelijk really echt"
 )
 _WORD = re.compile(r"[\w'/]+")
+# Words besides the act's own that still make a short courtesy ("that helped a lot").
+MAX_OTHER_WORDS = 3
 _ACTS: tuple[tuple[str, Act], ...] = (
     ("help", "help"),
     ("thanks", "thanks"),
@@ -35,8 +37,9 @@ _NOT_NAMES = lx.words(
 
 
 def act(low: str) -> Act | None:
-    """The act of a message made only of greeting, help or thanks words (and courtesy): "hi!",
-    "what can you do?", "thanks a lot". Help beats thanks beats greeting."""
+    """The act of a message made of greeting, help or thanks words and little else (the
+    caller has found no question in it): "hi!", "what can you do?", "thx that helped a lot".
+    Help beats thanks beats greeting."""
     rest = low
     said: set[Act] = set()
     for concept, name in _ACTS:
@@ -46,7 +49,8 @@ def act(low: str) -> Act | None:
             rest = pattern.sub(" ", rest)
     if not said:
         return None
-    if any(w not in _COURTESY for w in _WORD.findall(rest)):
+    others = [w for w in _WORD.findall(rest) if w not in _COURTESY]
+    if len(others) > MAX_OTHER_WORDS:
         return None
     return next(name for _, name in _ACTS if name in said)
 

@@ -37,6 +37,9 @@ AXES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
 _NEUTRAL = frozenset({"language", "task", "running_question"})
 MAX_WORDS = 5
 MAX_OPTIONS = 4
+# Connectors looked at: a message with more is not a comparison of a few options (and each
+# one costs up to 2 x MAX_WORDS readings).
+MAX_CONNECTORS = 6
 _TOKEN = re.compile(r"\S+")
 _EDGE = re.compile(r"[,;:!?()\"]+$|^[,;:!?()\"]+")
 
@@ -91,7 +94,9 @@ def _side(
 
 def options(low: str, read: Reader) -> list[Span]:
     """The spans of the options the text compares, in order; [] when it compares nothing."""
-    for connector in lx.finditer("or", low):
+    for n, connector in enumerate(lx.finditer("or", low)):
+        if n == MAX_CONNECTORS:
+            break
         before = list(_TOKEN.finditer(low[: connector.start()]))
         after = [m for m in _TOKEN.finditer(low, connector.end())]
         left = _side(low, before, read, forward=False)

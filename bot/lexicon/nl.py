@@ -42,7 +42,7 @@ _FUNCTION_WORDS = words(
     "goedkoopste snelheid contextlengte werkgeheugen videokaart kaart rijen kenmerken wil "
     "willen zou moet welk er dit dat deze modellen mogelijk en of hoi hallo bedankt dank "
     "hulp snel haalbaar elk ongeveer rond beter sneller tegen is zijn wordt jij je u wij we "
-    "hoe waarom kost stroom heeft"
+    "hoe waarom kost stroom heeft m'n"
 )
 
 LEXICON = Lexicon(
@@ -100,6 +100,8 @@ LEXICON = Lexicon(
             r"gelijktijdig\w*",
             r"tegelijk\w*",
             r"dag\s+en\s+nacht",
+            r"werkt",
+            r"werken",
         ),
         "fine_tuned": (r"gefinetuned?", r"getraind", r"fijngetuned?"),
         "full": (
@@ -179,17 +181,26 @@ LEXICON = Lexicon(
         "half_precision": (r"halve\s+precisie",),
         "full_precision": (r"volle\s+precisie", r"volledige\s+precisie"),
         "bits": (r"bits?",),
-        "laptop": (r"laptop", r"notebook", r"macbook(?:\s+(?:pro|air))?"),
+        "laptop": (
+            r"laptop",
+            r"notebook",
+            r"macbook(?:\s+(?:pro|air))?",
+            r"thinkpad",
+            r"zenbook",
+            r"schootcomputer",
+        ),
         "cpu_only": (
             r"op\s+(?:een\s+|de\s+|mijn\s+)?cpu",
             r"alleen\s+(?:een\s+|de\s+)?cpu",
             r"zonder\s+(?:een\s+)?gpu",
             r"geen\s+gpu",
             r"enkel\s+(?:de\s+)?cpu",
+            r"(?:zonder|geen)\s+(?:een\s+)?(?:aparte\s+)?(?:videokaart|grafische\s+kaart)",
+            r"(?:ingebouwde|geïntegreerde)\s+graphics",
         ),
         "cloud": (r"huren", r"huur", r"gehuurd\w*", r"in\s+de\s+cloud"),
         "cheapest": (r"goedkoop\w*", r"laagste\s+prijs", r"voordeligst\w*", r"budget"),
-        "my": (r"mijn", r"onze", r"ons"),
+        "my": (r"mijn", r"m'n", r"onze", r"ons"),
         "own_hardware": (
             r"(?:mijn|onze|ons)\s+(?:\w+\s+)?(?:computer|pc|machine|rig|desktop|laptop|"
             r"werkstation|server|mac|systeem|setup|gpu|kaart|videokaart|bak|notebook|macbook)"
@@ -218,6 +229,7 @@ LEXICON = Lexicon(
             r"langste",
             r"grootste",
             r"hoe\s+lang\w*",
+            r"hoeveel",
         ),
         "how_many": (r"hoeveel", r"max(?:imaal)?", r"meeste"),
         "users": (

@@ -71,7 +71,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "fsdp_shard_grad_op": (r"shard[\s_-]?grad[\s_-]?op",),
     "fsdp_no_shard": (r"no[\s_-]shard",),
     "grad_checkpointing": (
-        r"(?:gradient|grad|activation)[\s_-]*(?:checkpoint(?:ing|s)?|ckpt)",
+        r"(?:gradient|grad|activation)[\s_-]*(?:checkpoint\w*|ckpt)",
         r"gradi[eë]nt[\s_-]*checkpoint(?:ing)?",
         r"checkpointing",
         r"gc",
