@@ -124,3 +124,13 @@ class AnswerOut(BaseModel):
     recommendations: list[RecommendationOut]
     speed: SpeedOut | None = None
     cost: CostOut | None = None
+
+
+class FitOut(BaseModel):
+    """`llm-sizer fit QUESTION --json`: the answer to an inverse question, with the estimate
+    at that answer (None when nothing fits)."""
+
+    question: str
+    answer: str | int | None
+    answer_text: str
+    estimate: AnswerOut | None
