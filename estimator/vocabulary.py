@@ -33,6 +33,14 @@ MAX_GPUS = 4096
 # GB of one device's memory or of RAM: below is no machine, above is a typo.
 MIN_MEMORY_GB = 0.1
 MAX_MEMORY_GB = 1_000_000.0
+# A training data set: 10^10 examples and 10^14 tokens are beyond the largest pre-training
+# corpora published (Llama 3: 15T tokens); 1000 epochs beyond any fine-tuning recipe.
+MAX_EXAMPLES = 10**10
+MAX_TRAINING_TOKENS = 10**14
+MAX_EPOCHS = 1000
+# Classical machine learning: a trillion rows or ten million features is not a table.
+MAX_ROWS = 10**12
+MAX_FEATURES = 10**7
 
 MIB = 1 << 20
 GIB = 1 << 30

@@ -1,5 +1,7 @@
 """`llm-sizer ask "QUESTION" [--json]`: one question in plain English or Dutch, answered with
-the saved profile and the conversation so far, as text or as the JSON contract."""
+the saved profile, as text or as the JSON contract. A follow-up ("and with QLoRA?") continues
+the previous question, and a printed choice's number picks it (`llm-sizer ask 2`); a new
+question starts afresh, on its own hardware or the saved profile."""
 
 from __future__ import annotations
 
@@ -20,13 +22,15 @@ TERMINAL_CHAT = "terminal"
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser("ask", help="one question in plain language (English or Dutch)")
-    p.add_argument("question", help='for example "can I fine-tune 7B on 24GB?"')
+    p.add_argument(
+        "question", help='for example "can I fine-tune 7B on 24GB?", or the number of a choice'
+    )
     p.add_argument("--json", action="store_true", help="print the JSON contract")
     p.add_argument("--lang", help="en or nl, when the question does not show it")
     p.set_defaults(func=run)
 
 
-def incoming(s: Context, text: str) -> Incoming:
+def incoming(s: Context, text: str, *, one_shot: bool = False) -> Incoming:
     """A terminal message from the local OS user, in their own terminal chat."""
     from ..conversation.service import Incoming
 
@@ -37,13 +41,15 @@ def incoming(s: Context, text: str) -> Incoming:
         user_id=s.os_user,
         text=text,
         language=s.args.lang,
+        one_shot=one_shot,
     )
 
 
 async def _ask(s: Context) -> int:
     from ..conversation.service import Conversation
 
-    reply = await Conversation(s.storage, local_files=True).handle(incoming(s, s.args.question))
+    conversation = Conversation(s.storage, local_files=True)
+    reply = await conversation.handle(incoming(s, s.args.question, one_shot=True))
     if reply.status == "error":
         print(f"error: {reply.text}", file=sys.stderr)
         return 2

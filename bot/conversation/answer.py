@@ -1,16 +1,21 @@
 """A complete Draft answered: the workload (memory, speed, cost, advice), an inverse question,
-or the CPU-versus-GPU guidance for classical machine learning."""
+the CPU-versus-GPU guidance for classical machine learning, or each option of a comparison.
+
+Every setting the question gave reaches the estimator; one the estimator does not model yet
+(an engine, a framework, an alignment objective) is kept in the Draft and the answer says it
+was not applied, never silently dropped."""
 
 from __future__ import annotations
 
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from estimator.errors import EstimatorError
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.inverse import Answer as InverseAnswer
 from estimator.result import Note
-from estimator.workload import Workload
+from estimator.workload import Workload, validate
 from rules import Advice, Situation, advise_ml
 
 from .. import answers, questions
@@ -22,6 +27,20 @@ PLACEHOLDER_MODEL = "7B"  # the largest-model search replaces it
 # on; off for everyone else (see model_source.resolve_model), also in threads that start with
 # a fresh context.
 LOCAL_FILES: ContextVar[bool] = ContextVar("local_files", default=False)
+# Frameworks built on Hugging Face transformers + PEFT, whose memory is transformers' own.
+HF_BASED = frozenset({"axolotl", "llama-factory", "trl"})
+# A features count assumed for classical machine learning when the question gives none.
+ASSUMED_FEATURES = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a comparison, answered."""
+
+    draft: Draft  # the whole question with this option's slots
+    varied: Draft  # only the slots that make this option
+    outcome: Outcome | None
+    error: EstimatorError | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +51,8 @@ class Outcome:
     inverse: InverseAnswer | None = None  # its answer, with the estimate at that answer
     smallest_gpu: InverseAnswer | None = None  # when no hardware was given
     ml: Advice | None = None
+    ml_notes: tuple[Note, ...] = ()
+    options: tuple[Option, ...] = ()  # a comparison: each option answered
 
 
 def machine(draft: Draft) -> Machine | None:
@@ -45,22 +66,115 @@ def machine(draft: Draft) -> Machine | None:
     )
 
 
+def _settings(draft: Draft) -> tuple[dict[str, object], list[Note]]:
+    """The Workload fields for the question's training settings and engine, and a note for
+    each setting that reached the estimator in another form or not at all."""
+    task = draft.task or "inference"
+    fields: dict[str, object] = {}
+    notes: list[Note] = []
+    if task == "inference":
+        if draft.engine:
+            fields["engine"] = draft.engine.replace(" ", "")
+        return fields, notes
+    engine = draft.framework or (draft.engine if draft.engine == "torchtune" else None)
+    zero = draft.zero
+    if engine == "fsdp":
+        # FSDP's FULL_SHARD splits parameters, gradients and optimizer states over the GPUs as
+        # ZeRO stage 3 does (PyTorch FSDP paper, Zhao et al. 2023, section 3).
+        engine = "transformers"
+        zero = 3 if zero is None else zero
+        notes.append(Note("fsdp_as_zero", {"stage": zero}))
+    elif engine in HF_BASED:
+        notes.append(Note("framework_as_transformers", {"framework": engine}))
+        engine = "transformers"
+    if engine:
+        fields["engine"] = engine
+    if zero is not None:
+        fields["zero"] = zero
+    if draft.offload is not None:
+        fields["offload"] = draft.offload
+        if draft.offload and draft.offload_to == "nvme":
+            notes.append(Note("nvme_offload_as_cpu", {}))
+    for name in ("grad_checkpointing", "optimizer", "lora_rank", "lora_targets"):
+        value = getattr(draft, name)
+        if value is not None:
+            fields[name] = value
+    if draft.packing:
+        notes.append(Note("packing", {}))
+    if draft.liger:
+        notes.append(Note("not_applied", {"setting": "Liger kernels"}))
+    if draft.objective and draft.objective != "sft":
+        notes.append(Note("objective_not_applied", {"objective": draft.objective.upper()}))
+    return fields, notes
+
+
+def context_of(draft: Draft) -> tuple[int | None, tuple[Note, ...]]:
+    """The context to size: as said, else for training the length of the examples given."""
+    if draft.context is not None or draft.task != "training" or not draft.example_tokens:
+        return draft.context, ()
+    return draft.example_tokens, (Note("context_from_examples", {"tokens": draft.example_tokens}),)
+
+
 def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
     choice = resolve_model(draft.model or PLACEHOLDER_MODEL, files=LOCAL_FILES.get())
-    return (
-        Workload(
-            model=choice.architecture,
-            task=draft.task or "inference",
-            method=draft.method,
-            precision=draft.precision or choice.precision,
-            kv_precision=draft.kv_precision,
-            context=draft.context,
-            batch=draft.batch or 1,
-            concurrency=draft.concurrency or 1,
-            engine=draft.engine or choice.engine,
-        ),
-        choice.notes,
+    fields, notes = _settings(draft)
+    if choice.engine and "engine" not in fields:
+        fields["engine"] = choice.engine
+    context, context_notes = context_of(draft)
+    work = Workload(
+        model=choice.architecture,
+        task=draft.task or "inference",
+        method=draft.method,
+        precision=draft.precision or choice.precision,
+        kv_precision=draft.kv_precision,
+        context=context,
+        batch=draft.batch or 1,
+        concurrency=draft.concurrency or 1,
+        **fields,  # type: ignore[arg-type]
     )
+    work, dropped = _known(work)
+    return work, choice.notes + context_notes + tuple(notes) + dropped
+
+
+def _known(work: Workload) -> tuple[Workload, tuple[Note, ...]]:
+    """The workload without the engine or optimizer the estimator does not know (yet), each
+    with a note that it was not applied; other refusals stand."""
+    notes: list[Note] = []
+    for _ in range(2):
+        try:
+            validate(work)
+            break
+        except EstimatorError as exc:
+            if exc.code == "unknown_engine" and work.engine:
+                notes.append(Note("engine_not_applied", {"engine": work.engine}))
+                work = replace(work, engine=None)
+            elif exc.code == "unknown_optimizer" and work.optimizer:
+                notes.append(Note("optimizer_not_applied", {"optimizer": work.optimizer}))
+                work = replace(work, optimizer=None)
+            else:
+                break
+    return work, tuple(notes)
+
+
+def training_tokens(draft: Draft) -> tuple[int | None, tuple[Note, ...]]:
+    """The tokens a training run processes, from what the question says about its data."""
+    if draft.task != "training":
+        return None, ()
+    epochs = draft.epochs or 1
+    # One pass over the data and several are said differently (no "epoch(s)").
+    passes = "" if epochs == 1 else "_epochs"
+    if draft.dataset_tokens:
+        total = round(draft.dataset_tokens * epochs)
+        params = {"tokens": total, "data_tokens": draft.dataset_tokens, "epochs": epochs}
+        return total, (Note("training_tokens" + passes, params),)
+    if draft.examples:
+        per = draft.example_tokens or draft.context
+        if per is None:
+            return None, (Note("examples_without_length", {"examples": draft.examples}),)
+        total = round(draft.examples * per * epochs)
+        params = {"tokens": total, "examples": draft.examples, "per_example": per, "epochs": epochs}
+        return total, (Note("training_examples" + passes, params),)
+    return None, ()
 
 
 def situation(draft: Draft, box: Machine | None, from_profile: bool) -> Situation:
@@ -83,15 +197,22 @@ def answer(
     from_profile: bool = False,
 ) -> Outcome:
     """Raises EstimatorError for what cannot be computed (an unknown GPU, a nonsense size)."""
+    if draft.compare:
+        return _compare(draft, extra_notes, kwh_price, from_profile)
     if draft.ml_kind:
+        features = draft.features
+        notes: tuple[Note, ...] = ()
+        if draft.ml_kind == "classical" and not features:
+            features = ASSUMED_FEATURES
+            notes = (Note("assumed_features", {"features": features}),)
         advice = advise_ml(
             draft.ml_kind,
             rows=draft.rows or 0,
-            features=draft.features or 0,
+            features=features or 0,
             params=draft.ml_params or 0,
             retrain_often=bool(draft.retrain_often),
         )
-        return Outcome(draft, ml=advice)
+        return Outcome(draft, ml=advice, ml_notes=notes)
     work, notes = workload(draft)
     box = machine(draft)
     notes = extra_notes + notes
@@ -102,10 +223,43 @@ def answer(
     smallest = None
     if box is None:
         smallest = questions.answer("gpu", work, None, laptops=bool(draft.laptop))
+    tokens, token_notes = training_tokens(draft)
+    price = draft.kwh_price if draft.kwh_price is not None else kwh_price
+    if draft.kwh_price is not None:
+        token_notes += (Note("kwh_price_given", {"price": draft.kwh_price}),)
     return Outcome(
         draft,
         workload=answers.answer(
-            work, box, notes, kwh_price=kwh_price, situation=situation(draft, box, from_profile)
+            work,
+            box,
+            notes + token_notes,
+            tokens=tokens,
+            kwh_price=price,
+            situation=situation(draft, box, from_profile),
         ),
         smallest_gpu=smallest,
     )
+
+
+def _compare(
+    draft: Draft, notes: tuple[Note, ...], kwh_price: float | None, from_profile: bool
+) -> Outcome:
+    """Each option answered on its own; the Outcome's own answer is the best option's."""
+    base = draft.model_copy(update={"compare": None})
+    options = []
+    for varied in draft.compare or []:
+        whole = varied.merged_over(base)
+        if varied.has_hardware():
+            whole = varied.merged_over(
+                base.model_copy(update={s: None for s in ("gpu", "gpus", "apple", "cpu_only")})
+            )
+        try:
+            options.append(Option(whole, varied, answer(whole, notes, kwh_price, from_profile)))
+        except EstimatorError as exc:
+            options.append(Option(whole, varied, None, exc))
+    from .compare import best
+
+    chosen = best(options)
+    if chosen is None or chosen.outcome is None:
+        return Outcome(draft, options=tuple(options))
+    return replace(chosen.outcome, draft=draft, options=tuple(options))

@@ -11,18 +11,21 @@ from estimator.result import COMPONENTS, Estimate
 from rules import Advice, Recommendation
 
 from .. import answers, questions
-from ..i18n import t
+from ..i18n import has, t
 from ..render import estimate_json, notes, numbers, report_text
 from ..render.recommendations import texts
+from . import compare
 from .answer import Outcome
 from .dialogue import Turn
 from .refine import Refinement
 from .reply import Choice, Item, Reply, Section
+from .slots import Draft
 
 SHOWN_RECOMMENDATIONS = 4
 _MODEL_CHOICES = ("Llama-3.1-8B", "Qwen2.5-7B", "Mistral-7B-v0.3", "Llama-3.1-70B")
 _GPU_CHOICES = ("RTX 4090", "RTX 3090", "A100 80GB", "M3 Max 64GB")
 _LAPTOP_CHOICES = ("RTX 4060 Laptop", "RTX 4090 Laptop", "M3 Pro 18GB")
+_FEATURE_CHOICES = (10, 50, 200, 1000)
 
 
 def _choices(slot: str, laptop: bool, lang: str) -> list[Choice]:
@@ -37,6 +40,11 @@ def _choices(slot: str, laptop: bool, lang: str) -> list[Choice]:
         names = _LAPTOP_CHOICES if laptop else _GPU_CHOICES
         cpu = t("choice.laptop_cpu" if laptop else "choice.cpu", lang)
         return [Choice(label=n, message=n) for n in (*names, cpu)]
+    if slot == "features":
+        return [
+            Choice(label=t("choice.features", lang, count=n), message=str(n))
+            for n in _FEATURE_CHOICES
+        ]
     return [Choice(label=f"{gb}GB RAM", message=f"{gb}GB RAM") for gb in (16, 32, 64)]
 
 
@@ -78,7 +86,8 @@ def _headline(est: Estimate, lang: str) -> Section:
     hardware = i.machine or t("reply.no_hardware", lang)
     if i.gpu_count > 1 and " + " not in hardware:  # a mixed set names its counts itself
         hardware = f"{i.gpu_count}x {hardware}"
-    task = t(f"task.{i.task}", lang) + (f" ({i.method})" if i.task == "training" else "")
+    method = t(f"method.{i.method}", lang) if has(f"method.{i.method}", lang) else i.method
+    task = t(f"task.{i.task}", lang) + (f" ({method})" if i.task == "training" else "")
     text = t(
         "reply.headline",
         lang,
@@ -177,7 +186,58 @@ def _lines(kind: Any, title: str, lines: list[str]) -> list[Section]:
     return [Section(kind=kind, title=title, items=[Item(text=x) for x in lines])] if lines else []
 
 
+def info(act: str, lang: str, parsed: Draft | None = None) -> Reply:
+    """The answer to a conversation act: a greeting, help, thanks, or a message out of scope.
+    Never an estimate."""
+    return Reply(status="info", language=lang, text=t(f"act.{act}", lang), parsed=parsed or Draft())
+
+
+def _question(outcome: Outcome, lang: str) -> str:
+    """What the options are compared for: "Llama-3.1-8B, inference"."""
+    if outcome.workload is None:
+        return outcome.draft.model or "?"
+    i = outcome.workload.estimate.inputs
+    method = t(f"method.{i.method}", lang) if has(f"method.{i.method}", lang) else i.method
+    task = t(f"task.{i.task}", lang) + (f" ({method})" if i.task == "training" else "")
+    if any(o.varied.model for o in outcome.options):
+        return task
+    return f"{i.model}, {task}"
+
+
+def compared(outcome: Outcome, lang: str) -> Reply:
+    """A comparison: the options side by side, which is better and why, then what was assumed
+    for the better one."""
+    rows = [compare.row(o, lang) for o in outcome.options]
+    labels = [r.label for r in rows]
+    options = t("compare.joined", lang, first=", ".join(labels[:-1]), last=labels[-1])
+    title = t("compare.title", lang, options=options, question=_question(outcome, lang))
+    sections = [
+        Section(
+            kind="comparison",
+            title=title,
+            items=[Item(text=line) for line in compare.table(rows, lang)],
+        ),
+        Section(kind="verdict", items=[Item(text=compare.verdict_line(rows, lang), primary=True)]),
+    ]
+    ans = outcome.workload
+    if ans is not None:
+        sections += _assumed(ans.estimate, lang)
+    reply = Reply(
+        status="answered",
+        language=lang,
+        sections=sections,
+        parsed=outcome.draft,
+        verdict=None if ans is None else ans.estimate.verdict,
+        comparison=compare.as_json(list(outcome.options), lang),
+    )
+    if ans is None:
+        return reply
+    return reply.with_body(lambda: answers.as_json(ans, lang).model_dump(mode="json"))
+
+
 def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
+    if outcome.options:
+        return compared(outcome, lang)
     if outcome.ml is not None:
         return _ml(outcome, lang)
     if outcome.inverse is not None:
@@ -254,7 +314,8 @@ def _inverse(outcome: Outcome, lang: str) -> Reply:
 
 def _ml(outcome: Outcome, lang: str) -> Reply:
     advice = outcome.ml
-    items, recs = [], []
+    items = [Item(text=f"- {notes.assumption(n, lang)}") for n in outcome.ml_notes]
+    recs = []
     for rec in advice.recommendations:
         title, detail = texts(rec, None, lang)
         items.append(Item(text=title, detail=detail, rule=rec.rule))

@@ -1,5 +1,7 @@
 """The slot-filling state machine: one message in, the question so far out, and either the one
-missing slot to ask for or a complete question. Pure: the caller loads and stores the State."""
+missing slot to ask for, a complete question, or a conversation act (a greeting, thanks, help,
+something out of scope) that leaves the question as it was. Pure: the caller loads and stores
+the State."""
 
 from __future__ import annotations
 
@@ -14,16 +16,32 @@ from estimator.models import lookup
 
 from .. import questions
 from .parse import normalise
-from .slots import FIT_QUESTION, HARDWARE_SLOTS, Draft
+from .parse_task import INFERENCE_FORMATS
+from .reading import Act, Reading
+from .slots import FIT_QUESTION, HARDWARE_SLOTS, TRAINING_SLOTS, Draft
 
-Slot = Literal["model", "task", "hardware", "ram"]
+Slot = Literal["model", "task", "hardware", "ram", "features"]
 # Inverse questions answered from the hardware: without it there is nothing to search.
 NEED_HARDWARE = frozenset(k for k, q in FIT_QUESTION.items() if q in questions.NEED_HARDWARE)
 RESET = re.compile(
     r"^\s*/?(new|nieuw|reset|start\s+over|opnieuw|nieuwe\s+vraag|new\s+question|begin\s+opnieuw)\s*[.!]?\s*$"
 )
-INFERENCE_FORMATS = frozenset({"awq", "gptq", "int4", "int8", "fp8"})
-_ONLY_NUMBER = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*(?:gb|gib)?\s*$")
+INFERENCE_ENGINES = frozenset(
+    {
+        "vllm",
+        "ollama",
+        "lm studio",
+        "llama.cpp",
+        "mlx",
+        "sglang",
+        "exllamav2",
+        "tgi",
+        "tensorrt-llm",
+    }
+)
+_ONLY_NUMBER = re.compile(r"^\s*(\d{1,7}(?:[.,]\d{1,3})?)\s*(?:gb|gib|g)?\s*$")
+# A reply to "which model?" longer than this is a sentence, not a name.
+MAX_MODEL_WORDS = 4
 
 
 class State(BaseModel):
@@ -35,6 +53,8 @@ class State(BaseModel):
     awaiting: Slot | None = None
     answered: bool = False
     language: str | None = None
+    # What the numbered choices of the last reply send, so "2" picks the second.
+    choices: list[str] = []
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +65,8 @@ class Turn:
     implied_task: bool = False  # inference was read from the question, not said
     reset: bool = False
     unknown_model: str | None = None  # the text we tried as a model name, when it named none
+    act: Act | None = None  # not a question: the state is the one before the message
+    kept_hardware: bool = False  # a new question on the previous question's machine
 
 
 def _hardware(draft: Draft) -> Draft:
@@ -62,13 +84,19 @@ def _answer_to_question(state: State, msg: Draft, text: str) -> tuple[Draft, str
         if found is None:
             return msg, candidate[:80] or None
         return msg.model_copy(update={"model": candidate}), None
-    if state.awaiting in ("hardware", "ram"):
-        m = _ONLY_NUMBER.match(normalise(text))
-        if m and not msg.has_hardware() and msg.ram_gb is None:
-            value = float(m.group(1).replace(",", "."))
-            slot = "ram_gb" if state.awaiting == "ram" else "gpu_memory_gb"
-            return msg.model_copy(update={slot: value}), None
+    m = _ONLY_NUMBER.match(normalise(text))
+    if m and state.awaiting in ("hardware", "ram") and not msg.has_hardware() and not msg.ram_gb:
+        value = float(m.group(1).replace(",", "."))
+        slot = "ram_gb" if state.awaiting == "ram" else "gpu_memory_gb"
+        return msg.model_copy(update={slot: value}), None
+    if m and state.awaiting == "features" and msg.features is None:
+        return msg.model_copy(update={"features": round(float(m.group(1).replace(",", ".")))}), None
     return msg, None
+
+
+def _says_something(msg: Draft, reading: Reading) -> bool:
+    filled = msg.model_dump(exclude_none=True, exclude={"language"})
+    return bool(filled) or reading.running
 
 
 def _is_new_question(state: State, msg: Draft) -> bool:
@@ -85,8 +113,15 @@ def _merge(base: Draft, msg: Draft) -> Draft:
         )
     if msg.task and msg.task != base.task and msg.method is None:
         base = base.model_copy(update={"method": None})
+    if msg.task == "inference" and base.task == "training":
+        base = base.model_copy(update={s: None for s in TRAINING_SLOTS})
     if msg.model and base.ml_kind:
         base = base.model_copy(update={"ml_kind": None, "rows": None, "features": None})
+    if base.compare and not msg.compare:
+        # Setting what the options vary ("on the L4 then") ends the comparison.
+        varied = {k for option in base.compare for k in option.model_dump(exclude_none=True)}
+        if varied & set(msg.model_dump(exclude_none=True)):
+            base = base.model_copy(update={"compare": None})
     merged = msg.merged_over(base)
     # A message that sets what the inverse question computes asks a forward question instead
     # (asking for the cloud is not choosing an instance).
@@ -102,21 +137,37 @@ def _merge(base: Draft, msg: Draft) -> Draft:
     return merged
 
 
-def _implies_inference(draft: Draft) -> bool:
-    """Users, a serving format or a serving question mean running the model; asking "inference
-    or training?" then would only be in the way (the answer says what it assumed)."""
+def implies_inference(draft: Draft, running: bool) -> bool:
+    """A question about speed, memory, context, users, in a serving format or engine, about a
+    model on some hardware, or comparing options, is about running the model (a training
+    question says so: "fine-tune", "LoRA", "ZeRO-3"); asking "inference or training?" then
+    would only be in the way (the answer says what it assumed)."""
+    options = draft.compare or []
     return bool(
-        draft.concurrency
+        running
+        or options
+        or (draft.model and draft.has_hardware())
+        or draft.concurrency
         or draft.kv_precision
         or draft.inverse in ("max_context", "max_concurrency", "best_precision")
-        or draft.precision in INFERENCE_FORMATS
-        or (draft.precision and draft.precision.startswith(("q", "iq")))
+        or _serving_format(draft.precision)
+        or draft.engine in INFERENCE_ENGINES
+        or any(_serving_format(o.precision) or o.engine in INFERENCE_ENGINES for o in options)
+    )
+
+
+def _serving_format(precision: str | None) -> bool:
+    return bool(precision) and (
+        precision in INFERENCE_FORMATS or precision.startswith(("q", "iq"))  # type: ignore[union-attr]
     )
 
 
 def _missing(draft: Draft) -> tuple[Slot, ...]:
     if draft.ml_kind:
-        return ()
+        # The memory of a table depends on its width: asked for when the question is how much
+        # RAM; otherwise a typical width is assumed and said.
+        asks_memory = draft.ml_kind == "classical" and draft.asks_ram
+        return ("features",) if asks_memory and draft.features is None else ()
     missing: list[Slot] = []
     if draft.model is None and draft.inverse != "largest_model":
         missing.append("model")
@@ -130,25 +181,74 @@ def _missing(draft: Draft) -> tuple[Slot, ...]:
     return tuple(missing)
 
 
-def step(state: State, msg: Draft, text: str, profile: Draft | None = None) -> Turn:
-    """The next state after the message `text` (parsed as `msg`), with the saved `profile`."""
+def step(
+    state: State,
+    reading: Reading | Draft,
+    text: str,
+    profile: Draft | None = None,
+    *,
+    keep_machine: bool = True,
+) -> Turn:
+    """The next state after the message `text` (read as `reading`), with the saved `profile`.
+    `keep_machine`: a new question runs on the previous question's machine (in a chat; a
+    one-shot question starts afresh). A bare Draft is a reading with nothing else in it."""
+    if isinstance(reading, Draft):
+        reading = Reading(reading)
+    msg = reading.draft
+    language = msg.language or state.language
     if RESET.match(normalise(text)):
-        return Turn(State(language=msg.language or state.language), (), False, reset=True)
+        return Turn(State(language=language), (), False, reset=True)
+    act = _act(state, reading, text)
+    if act is not None:
+        kept = state.model_copy(update={"language": language, "choices": []})
+        return Turn(kept, (), False, act=act)
     msg, unknown = _answer_to_question(state, msg, text)
-    base = _hardware(state.draft) if _is_new_question(state, msg) else state.draft
+    new_question = _is_new_question(state, msg) or (
+        msg.model is not None
+        and not reading.follow_up
+        and (not keep_machine or (state.answered and implies_inference(msg, reading.running)))
+    )
+    base = state.draft
+    if new_question:
+        base = _hardware(state.draft) if keep_machine else Draft()
+    kept_hardware = new_question and base.has_hardware() and not msg.has_hardware()
     draft = _merge(base, msg)
-    implied = draft.task is None and not draft.ml_kind and _implies_inference(draft)
+    implied = draft.task is None and not draft.ml_kind and implies_inference(draft, reading.running)
     if implied:
         draft = draft.model_copy(update={"task": "inference"})
     from_profile = False
     if not draft.has_hardware() and profile is not None and profile.has_hardware():
         draft = draft.merged_over(profile)
         from_profile = True
+        kept_hardware = False
     missing = _missing(draft)
     new = State(
         draft=draft,
         awaiting=missing[0] if missing else None,
         answered=not missing,
-        language=msg.language or state.language,
+        language=language,
     )
-    return Turn(new, missing, from_profile, implied_task=implied, unknown_model=unknown)
+    return Turn(
+        new,
+        missing,
+        from_profile,
+        implied_task=implied,
+        unknown_model=unknown,
+        kept_hardware=kept_hardware,
+    )
+
+
+def _act(state: State, reading: Reading, text: str) -> Act | None:
+    """The conversation act of a message that is not part of the question."""
+    if reading.act == "own_hardware" and state.awaiting in ("hardware", "ram"):
+        return None  # the answer to "which hardware?"
+    if reading.act is not None:
+        return reading.act
+    if _says_something(reading.draft, reading):
+        return None
+    words = len(text.split())
+    if state.awaiting == "model" and words <= MAX_MODEL_WORDS:
+        return None  # maybe a model name the parser does not know: looked up
+    if state.awaiting in ("hardware", "ram", "features") and _ONLY_NUMBER.match(normalise(text)):
+        return None
+    return "out_of_scope"

@@ -1,149 +1,43 @@
-"""English or Dutch? Counting words that only one of the two languages uses."""
+"""Which language a message is in: counting the words that only one lexicon's language uses."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+
+from ..lexicon import lexicons
 
 _WORD = re.compile(r"[a-zà-ÿ']+")
-DUTCH = frozenset(
-    [
-        "ik",
-        "mijn",
-        "kan",
-        "kun",
-        "kunnen",
-        "een",
-        "het",
-        "de",
-        "op",
-        "met",
-        "draaien",
-        "draait",
-        "trainen",
-        "fijntunen",
-        "finetunen",
-        "bijtrainen",
-        "hoeveel",
-        "welke",
-        "wat",
-        "waar",
-        "heb",
-        "hebt",
-        "nodig",
-        "gebruikers",
-        "gelijktijdige",
-        "geheugen",
-        "zonder",
-        "alleen",
-        "niet",
-        "ook",
-        "voor",
-        "van",
-        "naar",
-        "dan",
-        "maar",
-        "past",
-        "passen",
-        "lukt",
-        "lukken",
-        "genoeg",
-        "grootste",
-        "kleinste",
-        "goedkoopste",
-        "snelheid",
-        "contextlengte",
-        "werkgeheugen",
-        "videokaart",
-        "kaart",
-        "rijen",
-        "kenmerken",
-        "wil",
-        "willen",
-        "zou",
-        "moet",
-        "welk",
-        "er",
-        "dit",
-        "dat",
-        "deze",
-        "model",
-        "modellen",
-        "mogelijk",
-        "en",
-    ]
-)
-ENGLISH = frozenset(
-    [
-        "i",
-        "my",
-        "can",
-        "could",
-        "the",
-        "a",
-        "an",
-        "on",
-        "with",
-        "run",
-        "running",
-        "train",
-        "training",
-        "fine",
-        "tune",
-        "how",
-        "many",
-        "much",
-        "which",
-        "what",
-        "where",
-        "have",
-        "need",
-        "users",
-        "concurrent",
-        "memory",
-        "without",
-        "only",
-        "not",
-        "also",
-        "for",
-        "of",
-        "to",
-        "than",
-        "but",
-        "fit",
-        "fits",
-        "enough",
-        "biggest",
-        "largest",
-        "smallest",
-        "cheapest",
-        "speed",
-        "is",
-        "it",
-        "this",
-        "that",
-        "these",
-        "will",
-        "would",
-        "should",
-        "does",
-        "do",
-        "rows",
-        "features",
-        "want",
-        "and",
-    ]
-)
-# Words both languages write the same way carry no signal.
-SHARED = frozenset(
-    {"model", "laptop", "gpu", "cpu", "ram", "context", "tokens", "lora", "qlora", "cloud"}
-)
+# A lead this large is the message's own language; a smaller one only starts a conversation.
+CLEAR_LEAD = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Detected:
+    language: str | None  # the language with the most words, None on a tie
+    lead: int  # how many words more than the runner-up
+
+
+def detected(text: str) -> Detected:
+    words = _WORD.findall(text.lower())
+    counts = sorted(
+        ((sum(w in lex.function_words for w in words), lex.code) for lex in lexicons()),
+        reverse=True,
+    )
+    (best, code), (second, _) = counts[0], counts[1]
+    return Detected(code if best > second else None, best - second)
 
 
 def detect(text: str) -> str | None:
     """'nl' or 'en' when the words say so, None when they do not."""
-    words = [w for w in _WORD.findall(text.lower()) if w not in SHARED]
-    dutch = sum(w in DUTCH for w in words)
-    english = sum(w in ENGLISH for w in words)
-    if dutch == english:
-        return None
-    return "nl" if dutch > english else "en"
+    return detected(text).language
+
+
+def choose(text: str, conversation: str | None, fallback: str) -> str:
+    """The language to answer `text` in: its own when it is clear; a short or ambiguous
+    message ("thanks", "training", "llama 70b?") keeps the conversation's language; a first
+    message with a hint of a language takes it; else the fallback (the user's setting)."""
+    found = detected(text)
+    if found.language is not None and (found.lead >= CLEAR_LEAD or conversation is None):
+        return found.language
+    return conversation or fallback

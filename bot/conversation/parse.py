@@ -1,39 +1,50 @@
-"""Free text (English or Dutch) -> a Draft: the slots one message fills. Pure and offline.
+"""Free text (English or Dutch) -> a Reading: the slots one message fills (a Draft), or the
+conversation act it is, and the values it gives that are out of range. Pure and offline.
 
-Hardware is read first and blanked out of the text, so "RTX 4090" is never a context length and
-"M3 Max 64GB" is never 64GB of VRAM; then the model, the task and the numbers.
+Numbers are made plain first ("six" -> 6, "50,000" -> 50000), then the words that contain
+hardware-like words are read and blanked out ("offload to CPU", "ZeRO-3"), then the hardware
+("RTX 4090" is never a context length, "M3 Max 64GB" never 64GB of VRAM), the data and prices,
+the model, the task and its settings, and the remaining amounts.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
-from . import language, parse_hardware, parse_model
-from . import vocabulary as v
+from estimator.vocabulary import MAX_CONTEXT, MAX_GPUS, MAX_SEQUENCES
+
+from .. import lexicon as lx
+from . import (
+    language,
+    parse_acts,
+    parse_compare,
+    parse_hardware,
+    parse_model,
+    parse_numbers,
+    parse_quantities,
+    parse_task,
+    parse_training,
+)
+from .reading import Found, Reading, Refusal, Unreadable
 from .slots import Draft
 
 MAX_TEXT = 2000
-MAX_TOKENS = 10_000_000
-MAX_COUNT = 1_000_000
-_BINARY = {"k": 1024, "m": 1024**2}
-_DECIMAL = {
-    "k": 1000,
-    "thousand": 1000,
-    "duizend": 1000,
-    "m": 1000**2,
-    "mln": 1000**2,
-    "million": 1000**2,
-    "miljoen": 1000**2,
-}
-_NEGATED = re.compile(r"\b(not|no|niet|geen|instead\s+of|in\s+plaats\s+van)\s+(?:\w+\s+)?$")
-_PARTICIPLE = re.compile(r"^(fine[\s-]?tuned|finetuned|trained|getraind|gefinetuned|gefinetuned)$")
-_KV = re.compile(
-    r"\b(?:kv[\s-]?cache|kv)\s*(?:in\s+|op\s+|at\s+)?(fp8|int8|int4|q8_0|q4_0|8[\s-]?bits?|4[\s-]?bits?)\b"
-    r"|\b(fp8|int8|int4|q8_0|q4_0|8[\s-]?bits?|4[\s-]?bits?)\s+kv\b"
+MAX_MEMORY_GB = 1_000_000
+_QUESTION_SLOTS = frozenset(Draft.model_fields) - {"language"}
+# "99999x H100": a count in front of something that looks like a GPU.
+_GPU_COUNT = re.compile(
+    r"(?<![\w.])(\d{1,19})\s*[x×*]\s*(?=(?:nvidia\s+|rtx\s*|gtx\s*|rx\s*)?[a-z]{0,3}\d{2,4}\b|gpu)"
 )
-_KV_NAMES = {"8bit": "int8", "8bits": "int8", "4bit": "q4_0", "4bits": "q4_0", "int4": "q4_0"}
-_ADAM_8BIT = re.compile(r"\b8[\s-]?bits?\s+adam\w*|\badam\w*\s+8[\s-]?bits?|\badam\w*8bit\b")
+_NEGATIVE = re.compile(
+    r"(?:^|(?<=[\s(]))-\s*(\d{1,19}(?:[.,]\d+)?)\s*"
+    r"(gb|gib|g|tb|k|users|gebruikers|tokens|context)(?![\w])"
+)
+# Slashes in everyday writing that are never a Hugging Face org/name: "w/o", "tokens/s",
+# "24/7", "0.30/kWh".
+_NOT_AN_ID = re.compile(r"^(?:w|tok|toks|tokens?|t|\d+(?:[.,]\d+)?)/|/(?:o|s|sec|kwh|\d+)$", re.I)
+_NEGATIVE_SLOT = {"users": "concurrency", "gebruikers": "concurrency", "tokens": "context"}
 
 
 def normalise(text: str) -> str:
@@ -41,142 +52,210 @@ def normalise(text: str) -> str:
     return text.replace("×", "x").replace("’", "'").replace("‘", "'")
 
 
-def number(value: str, scale: str | None, *, binary: bool) -> int:
-    base = float(value.replace(",", "."))
-    if scale is None:
-        return round(base)
-    return round(base * (_BINARY if binary and scale in _BINARY else _DECIMAL)[scale])
+def unreadable(text: str) -> Unreadable | None:
+    """Why `text` cannot be read: a lone surrogate (not text at all) or control characters
+    other than line breaks and tabs."""
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        return "surrogates"
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\r\t" for c in text):
+        return "control_characters"
+    return None
 
 
 def parse(text: str) -> Draft:
     """The slots `text` fills. Never raises: unreadable text is an empty Draft."""
+    return read(text).draft
+
+
+def read(text: str) -> Reading:
+    """The whole reading of `text`. Never raises."""
     if not isinstance(text, str):
-        return Draft()
+        return Reading(Draft())
     original = text[:MAX_TEXT]
-    low = normalise(text)
-    slots: dict[str, object] = {"language": language.detect(low)}
-    _inverse(low, slots)
-    low = _hardware(low, slots)
-    _model(original, low, slots)
-    _task(low, slots)
-    _numbers(low, slots)
-    if slots.get("inverse") == "largest_model" and slots.get("task") is None:
-        slots["task"] = "inference"
-    _classical(low, slots)
-    return Draft.model_validate({k: val for k, val in slots.items() if val is not None})
-
-
-def _hardware(low: str, slots: dict[str, object]) -> str:
-    found, low = parse_hardware.read(
-        low, cpu_only=bool(v.CPU_ONLY.search(low)), laptop=bool(v.LAPTOP.search(low))
+    why = unreadable(original)
+    if why is not None:
+        return Reading(
+            Draft(language=language.detect(normalise(_printable(original)))), unreadable=why
+        )
+    low = parse_numbers.plain(normalise(original))
+    found = _read(low, original)
+    spans = parse_compare.options(low, _snippet)
+    if len(spans) >= 2:
+        found = _read(_blanked(low, spans), original)
+        options = [
+            _differing(_read(_blanked(low, spans[:i] + spans[i + 1 :]), original), found)
+            for i in range(len(spans))
+        ]
+        # What every option implies ("ZeRO-2 or ZeRO-3": training) is the question's.
+        for slot in set.intersection(*(set(o) for o in options)):
+            if len({repr(o[slot]) for o in options}) == 1:
+                found.set(slot, options[0][slot])
+                for o in options:
+                    del o[slot]
+        found.set("compare", options)
+    slots = {k: v for k, v in found.slots.items() if v is not None}
+    has_question = any(k in _QUESTION_SLOTS for k in slots)
+    act = None if has_question else parse_acts.act(low)
+    label = parse_acts.own_hardware(low)
+    hardware = any(slots.get(k) for k in ("gpu", "gpu_memory_gb", "apple", "cpu_only", "ram_gb"))
+    if label is not None and hardware and "model" not in slots and not slots.get("inverse"):
+        act = "own_hardware"
+    draft = Draft.model_validate({k: v for k, v in slots.items() if k in Draft.model_fields})
+    return Reading(
+        draft,
+        act,
+        tuple(found.refused),
+        profile_label=label or None,
+        running=bool(found.get("running_question")),
+        follow_up=bool(re.match(r"^\W*" + lx.fragment("follow_up") + r"(?![\w])", low)),
     )
-    slots.update(found)
+
+
+def _printable(text: str) -> str:
+    return "".join(c for c in text if not ("\ud800" <= c <= "\udfff"))
+
+
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
+def _differing(option: Found, base: Found) -> dict[str, object]:
+    """The slots an option sets differently from the question without its options."""
+    return {
+        k: v
+        for k, v in option.slots.items()
+        if v is not None and base.get(k) != v and k in _QUESTION_SLOTS
+    }
+
+
+@lru_cache(maxsize=4096)
+def _snippet(text: str) -> dict[str, object]:
+    """The slots a few words name on their own (for finding the options of a comparison); the
+    same few words recur in every message that compares, so they are remembered. Read only."""
+    return _read(text, text).slots
+
+
+def _read(low: str, original: str) -> Found:
+    found = Found()
+    said = low
+    found.set("language", language.detect(low))
+    low = _refuse_absurd(low, found)
+    _inverse(low, found)
+    low = parse_training.zero(low, found)
+    low = parse_training.offload(low, found)
+    low = _hardware(low, found)
+    low = parse_quantities.electricity(low, found)
+    if not (lx.search("classical", low) or lx.search("neural_net", low)):
+        low = parse_quantities.dataset(low, found)
+    _model(original, low, found)
+    parse_task.task(low, found)
+    parse_task.method(low, found)
+    low = parse_task.kv_precision(low, found)
+    parse_task.engine(low, found)
+    parse_task.precision(low, found)
+    parse_task.framework(low, found)
+    parse_training.grad_checkpointing(low, found)
+    parse_training.optimizer(low, found)
+    parse_training.lora(low, found)
+    parse_training.packing(low, found)
+    parse_training.batch(low, found)
+    low = parse_quantities.context(low, found)
+    low = parse_quantities.plain_tokens(low, found)
+    low = parse_quantities.bare_k(low, found)
+    parse_quantities.users(low, found)
+    if found.get("context") or lx.search("users", said):
+        found.set("running_question", True)
+    if found.get("inverse") == "largest_model" and found.get("task") is None:
+        found.set("task", "inference")
+    _classical(low, found)
+    found.set("profile", parse_acts.named_machine(low))
+    return found
+
+
+def _refuse_absurd(low: str, found: Found) -> str:
+    """Counts and amounts no machine has: "99999x H100", "-24GB"; refused, and blanked so no
+    later reader takes a part of them."""
+    m = _GPU_COUNT.search(low)
+    if m is not None:
+        count = parse_numbers.integer(m.group(1))
+        if count is None or count > MAX_GPUS:
+            found.refused.append(Refusal("gpus", m.group().strip()[:30], 1, MAX_GPUS))
+            low = parse_task.blank(low, m)
+    m = _NEGATIVE.search(low)
+    if m is not None:
+        unit = m.group(2)
+        slot = _NEGATIVE_SLOT.get(unit, "context" if unit == "k" else "gpu_memory_gb")
+        high = {"concurrency": MAX_SEQUENCES, "context": MAX_CONTEXT}.get(slot, MAX_MEMORY_GB)
+        found.refused.append(Refusal(slot, m.group().strip()[:30], 1, high))
+        low = parse_task.blank(low, m)
     return low
 
 
-def _model(original: str, low: str, slots: dict[str, object]) -> None:
+def _hardware(low: str, found: Found) -> str:
+    slots, low = parse_hardware.read(
+        low, cpu_only=bool(lx.search("cpu_only", low)), laptop=bool(lx.search("laptop", low))
+    )
+    gpus = slots.get("gpus")
+    if isinstance(gpus, int) and gpus > MAX_GPUS:
+        found.refused.append(Refusal("gpus", str(gpus), 1, MAX_GPUS))
+        del slots["gpus"]
+    for key, value in slots.items():
+        found.set(key, value)
+    return low
+
+
+def _model(original: str, low: str, found: Found) -> None:
     named = parse_model.hf_id(original)
+    if named is not None and _NOT_AN_ID.search(named):
+        named = None
     if named is None:
         named = parse_model.catalog_model(low)
     if named is None:
         named = parse_model.bare_size(low)
-    slots["model"] = named
+    found.set("model", named)
 
 
-def _mentions(pattern: re.Pattern[str], low: str) -> list[re.Match[str]]:
-    """Matches of `pattern` that are not negated ("not training")."""
-    return [m for m in pattern.finditer(low) if not _NEGATED.search(low[: m.start()])]
-
-
-def _task(low: str, slots: dict[str, object]) -> None:
-    training = _mentions(v.TRAINING, low)
-    inference = _mentions(v.INFERENCE, low)
-    if inference:
-        # "run my fine-tuned model": the participle describes the model, not the task.
-        training = [m for m in training if not _PARTICIPLE.match(m.group())]
-    if training:
-        slots["task"] = "training"
-    elif inference:
-        slots["task"] = "inference"
-    if v.QLORA.search(low):
-        slots["method"] = "qlora"
-    elif v.LORA.search(low):
-        slots["method"] = "lora"
-    elif v.FULL.search(low) and training:
-        slots["method"] = "full"
-    elif v.FREEZE.search(low):
-        slots["method"] = "freeze"
-    kv = _KV.search(low)
-    if kv:
-        name = (kv.group(1) or kv.group(2)).replace(" ", "").replace("-", "")
-        slots["kv_precision"] = _KV_NAMES.get(name, name)
-        low = low[: kv.start()] + " " * (kv.end() - kv.start()) + low[kv.end() :]
-    for pattern, engine in v.ENGINES:
-        if pattern.search(low):
-            slots["engine"] = engine
+def _inverse(low: str, found: Found) -> None:
+    biggest, longest, how_many = (
+        lx.fragment("biggest"),
+        lx.fragment("longest"),
+        lx.fragment("how_many"),
+    )
+    which, smallest = lx.fragment("which"), lx.fragment("smallest")
+    patterns = (
+        (rf"\b{biggest}\s+(?:\w+\s+){{0,2}}{lx.fragment('model_word')}\b", "largest_model"),
+        (
+            rf"\b{which}\s+{lx.fragment('model_word')}\b(?:\s+[\w']+){{0,4}}?\s+(?:{biggest}|max(?:imaal|imum)?)\b",
+            "largest_model",
+        ),
+        (rf"\b{longest}\s+(?:\w+\s+)?{lx.fragment('context_word')}", "max_context"),
+        (rf"\b{how_many}\s+(?:\w+\s+)?{lx.fragment('users')}", "max_concurrency"),
+        (rf"\b{which}\s+{lx.fragment('quantization_word')}\b", "best_precision"),
+        (rf"\b{smallest}\s+{lx.fragment('gpu_word')}", "smallest_gpu"),
+        # Read before the hardware is blanked out: "how many H100s", "hoeveel 4090's".
+        (
+            rf"\b{how_many}\s+(?:[\w-]+\s+)?(?:{lx.fragment('gpu_word')}|[a-z]*\d{{2,4}}\w*?'?s)(?!\w)",
+            "gpus_needed",
+        ),
+    )
+    for pattern, kind in patterns:
+        if re.search(pattern, low):
+            found.set("inverse", kind)
             break
-    low = _ADAM_8BIT.sub(" ", low)
-    for pattern, precision in v.PRECISIONS:
-        m = pattern.search(low)
-        if m:
-            slots["precision"] = m.group(1) if precision == "gguf" else precision
-            break
-    if slots.get("task") == "training" and slots.get("precision") in ("int4", "nf4"):
-        # Fine-tuning a 4-bit base is QLoRA, whose 4-bit format is NF4.
-        slots["method"] = "qlora"
-        slots["precision"] = "nf4"
+    if lx.search("cloud", low) or lx.search("cloud_provider", low):
+        found.set("cloud", True)
+        if lx.search("cheapest", low) and found.get("inverse") in (None, "smallest_gpu"):
+            found.set("inverse", "cheapest_cloud")
 
 
-def _numbers(low: str, slots: dict[str, object]) -> None:
-    for i, pattern in enumerate(v.CONTEXT):
-        m = pattern.search(low)
-        if m is None:
-            continue
-        value, scale = m.group(1), m.group(2)
-        if i == len(v.CONTEXT) - 1 and scale in ("m", "mln", "million", "miljoen"):
-            continue  # "20M tokens" is training data, not a context length
-        tokens = number(value, scale, binary=True)
-        if 1 <= tokens <= MAX_TOKENS:
-            slots["context"] = tokens
-            break
-    m = v.USERS.search(low)
-    if m:
-        slots["concurrency"] = _bounded(number(m.group(1), m.group(2), binary=False))
-    m = v.BATCH.search(low)
-    if m:
-        slots["batch"] = _bounded(int(m.group(1)))
-
-
-def _bounded(value: int) -> int | None:
-    return value if 1 <= value <= MAX_COUNT else None
-
-
-def _inverse(low: str, slots: dict[str, object]) -> None:
-    for pattern, kind in v.INVERSE:
-        if pattern.search(low):
-            slots["inverse"] = kind
-            break
-    if v.CLOUD.search(low):
-        slots["cloud"] = True
-        if v.CHEAPEST.search(low) and slots.get("inverse") in (None, "smallest_gpu"):
-            slots["inverse"] = "cheapest_cloud"
-
-
-def _classical(low: str, slots: dict[str, object]) -> None:
-    if v.CLASSICAL.search(low):
-        slots["ml_kind"] = "classical"
-    elif v.NEURAL_NET.search(low):
-        slots["ml_kind"] = "neural_net"
+def _classical(low: str, found: Found) -> None:
+    if lx.search("classical", low):
+        found.set("ml_kind", "classical")
+    elif lx.search("neural_net", low):
+        found.set("ml_kind", "neural_net")
     else:
         return
-    m = v.ROWS.search(low)
-    if m:
-        slots["rows"] = number(m.group(1), m.group(2), binary=False)
-    m = v.FEATURES.search(low)
-    if m:
-        slots["features"] = int(m.group(1))
-    m = v.ML_PARAMS.search(low)
-    if m:
-        slots["ml_params"] = number(m.group(1), m.group(2), binary=False)
-    if v.RETRAIN.search(low):
-        slots["retrain_often"] = True
+    found.set("task", None)  # "retrain every day" is about the model's data, not an LLM task
+    parse_quantities.classical(low, found)

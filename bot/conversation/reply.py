@@ -74,6 +74,8 @@ class Reply(BaseModel):
     verdict: str | None = None
     total_bytes: int | None = None
     per_device_bytes: int | None = None
+    # A comparison: each option with its verdict, memory per device and speed (the JSON list).
+    comparison: list[dict[str, Any]] = []
     # The reader's preferences, for front ends that draw (a chart in their units, or none).
     units: Literal["GiB", "GB"] = "GiB"
     charts: bool = True
@@ -138,6 +140,8 @@ class Reply(BaseModel):
             out.update(missing=self.missing, question_to_user=self.question_to_user)
             out["choices"] = [c.model_dump() for c in self.choices]
         out.update(self.body or {})
+        if self.comparison:
+            out["comparison"] = self.comparison
         out["status"] = self.status
         out["parsed"] = self.parsed.model_dump(exclude_none=True)
         out["text"] = self.text

@@ -17,17 +17,20 @@ from pydantic import BaseModel, ValidationError
 from estimator.errors import EstimatorError
 from estimator.result import Note
 from storage import Storage
-from storage.schemas import Chat, ChatType, NewQuery, Platform, Profile, User
+from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, Profile, User
 
 from .. import answers
 from ..i18n import language, supported, t
 from ..model_source import needs_download
+from ..profile_text import describe
 from ..render import errors, numbers
-from . import compose, team
+from . import compose, saved_hardware, team
 from .answer import LOCAL_FILES, answer
 from .dialogue import State, Turn, step
-from .parse import MAX_TEXT, normalise, parse
+from .language import choose
+from .parse import MAX_TEXT, normalise, read, unreadable
 from .preferences import Preferences
+from .reading import Reading, Refusal
 from .refine import refinements
 from .reply import Item, Reply, Section
 from .saved_hardware import profile_draft
@@ -49,6 +52,9 @@ class Incoming(BaseModel):
     text: str
     language: str | None = None  # what the client says the user speaks (Telegram sends it)
     title: str | None = None
+    # A one-shot question (`llm-sizer ask`): a new question does not run on the machine of the
+    # previous one; only a follow-up continues it.
+    one_shot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,20 +144,44 @@ class Conversation:
         )
 
     async def _handle(self, message: Incoming, c: _Context) -> Reply:
-        if not message.text.strip():
+        text = message.text
+        if not text.strip():
             return Reply(status="error", language=c.lang, text=t("reply.empty", c.lang))
-        if DETAILS.match(normalise(message.text)):
+        why = unreadable(text)
+        if why is not None:
+            return Reply(status="error", language=c.lang, text=t(f"unreadable.{why}", c.lang))
+        text = _chosen(c.state, text)
+        if DETAILS.match(normalise(text)):
             return await self._view(c, "why")
-        msg = parse(message.text)
-        profile = profile_draft(c.profile.hardware) if c.profile else None
-        turn = step(c.state, msg, message.text, profile)
-        lang = language(msg.language or c.lang)
+        reading = read(text)
+        lang = choose(normalise(text), c.state.language or c.prefs.language, c.lang)
+        if reading.refused:
+            return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
+        profile, profile_note = await self._profile(c, reading.draft.profile, lang)
+        turn = step(
+            c.state,
+            reading,
+            text,
+            profile_draft(profile.hardware) if profile else None,
+            keep_machine=not message.one_shot,
+        )
         if turn.reset:
             await self.storage.conversations.clear(c.chat.id, c.user.id)
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
-        profile_text = c.profile.text if turn.from_profile and c.profile else None
+        state = turn.state.model_copy(update={"language": lang})
+        if turn.act is not None:
+            await self.storage.conversations.put(
+                c.chat.id, c.user.id, state.model_dump(mode="json", exclude_defaults=True)
+            )
+            if turn.act == "own_hardware":
+                return await self._save_machine(c, reading, text, lang)
+            return compose.info(turn.act, lang, state.draft)
+        notes = [profile_note] if profile_note and turn.from_profile else []
+        if turn.kept_hardware:
+            notes.append(Note("kept_hardware", {"hardware": _machine_words(state.draft)}))
+        profile_text = (profile.text or profile.name) if turn.from_profile and profile else None
         reply = await _off_loop(
-            turn.state.draft.model, self._reply, turn, profile_text, c.prefs, lang
+            state.draft.model, self._reply, turn, profile_text, c.prefs, lang, tuple(notes)
         )
         if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
@@ -160,14 +190,15 @@ class Conversation:
                 Section(kind="team", items=[Item(text=line) for line in found])
             )
         if reply.status != "error":
+            state = state.model_copy(update={"choices": [ch.message for ch in reply.choices]})
             await self.storage.turns.save(
                 c.chat.id,
                 c.user.id,
-                turn.state.model_dump(mode="json", exclude_defaults=True),
+                state.model_dump(mode="json", exclude_defaults=True),
                 NewQuery(
                     user_id=c.user.id,
                     chat_id=c.chat.id,
-                    text=message.text[:MAX_TEXT],
+                    text=text[:MAX_TEXT],
                     inputs=reply.parsed.model_dump(mode="json", exclude_none=True),
                     status=reply.status,
                     verdict=reply.verdict,
@@ -177,12 +208,54 @@ class Conversation:
             )
         return reply
 
+    async def _profile(
+        self, c: _Context, named: str | None, lang: str
+    ) -> tuple[Profile | None, Note | None]:
+        """The saved machine for this question: the one it names ("on my mac"), else the
+        default. A name that matches no profile (and is not just "my computer") gives no
+        profile, so the question asks for the hardware instead of using the wrong machine."""
+        if named is None or saved_hardware.generic(named):
+            return c.profile, None
+        profiles = await self.storage.profiles.of_user(c.user.id)
+        found = saved_hardware.find(profiles, named)
+        if found is not None:
+            hardware = describe(found.hardware, lang)
+            return found, Note("from_named_profile", {"name": found.name, "hardware": hardware})
+        return None, None
+
+    async def _save_machine(self, c: _Context, reading: Reading, text: str, lang: str) -> Reply:
+        """ "my computer has an RTX 4090 and 64GB RAM": saved as a profile (the first one
+        becomes the default), so later questions without hardware use it."""
+        from storage import StorageError
+
+        from ..commands.profile import storage_message
+
+        spec = None
+        try:
+            spec = saved_hardware.spec_of(reading.draft)
+        except StorageError as exc:
+            return Reply(status="error", language=lang, text=storage_message(exc, lang))
+        if spec is None:
+            return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
+        name = reading.profile_label or _default_name(spec)
+        try:
+            profile = await self.storage.profiles.save(c.user.id, name, spec, text=text[:200])
+        except StorageError as exc:
+            return Reply(status="error", language=lang, text=storage_message(exc, lang))
+        key = "act.own_hardware_default" if profile.is_default else "act.own_hardware_saved"
+        return Reply(
+            status="info",
+            language=lang,
+            text=t(key, lang, name=profile.name, hardware=describe(profile.hardware, lang)),
+            parsed=reading.draft,
+        )
+
     async def who_can(self, message: Incoming) -> Reply:
         """Which of the team's machines can run the question in `message`."""
         c = await self._context(message)
-        msg = parse(message.text)
-        lang = language(msg.language or c.lang)
-        turn = step(State(), msg, message.text)
+        reading = read(message.text)
+        lang = language(reading.draft.language or c.lang)
+        turn = step(State(), reading, message.text)
         if turn.missing:
             return compose.question(turn, lang)
         pool = await team.machines(self.storage, c.chat.id, lang)
@@ -204,11 +277,20 @@ class Conversation:
             notes += (Note("engine_from_settings", {"engine": prefs.engine}),)
         return draft, notes, prefs.kwh_price
 
-    def _reply(self, turn: Turn, profile_text: str | None, prefs: Preferences, lang: str) -> Reply:
+    def _reply(
+        self,
+        turn: Turn,
+        profile_text: str | None,
+        prefs: Preferences,
+        lang: str,
+        extra: tuple[Note, ...] = (),
+    ) -> Reply:
         if turn.missing:
             return compose.question(turn, lang)
         notes = (Note("task_implied", {}),) if turn.implied_task else ()
-        if profile_text:
+        if extra:
+            notes += extra
+        elif profile_text:
             notes += (Note("from_profile", {"hardware": profile_text}),)
         draft, notes, kwh_price = self._prepared(turn.state.draft, prefs, notes)
         try:
@@ -234,6 +316,42 @@ async def _off_loop(model: str | None, work: Callable[..., R], *args: Any) -> R:
     if model and needs_download(model):
         return await asyncio.to_thread(work, *args)
     return work(*args)
+
+
+def _chosen(state: State, text: str) -> str:
+    """A bare number picks one of the choices the last reply offered ("2")."""
+    number = text.strip().rstrip(".)")
+    if number.isdigit() and 1 <= int(number) <= len(state.choices):
+        return state.choices[int(number) - 1]
+    return text
+
+
+def refusal(r: Refusal, lang: str) -> str:
+    """One line: the value as written and the range it must lie in."""
+    low = numbers.number(r.low, lang)
+    high = (
+        numbers.integer(r.high, lang)
+        if float(r.high).is_integer()
+        else numbers.number(r.high, lang)
+    )
+    return t(f"refused.{r.slot}", lang, value=r.value, low=low, high=high)
+
+
+def _machine_words(draft: Draft) -> str:
+    """The machine of a question in a few words: "2x GeForce RTX 3090", "M3 Max 64GB"."""
+    if draft.gpu:
+        return f"{draft.gpus}x {draft.gpu}" if draft.gpus and draft.gpus > 1 else draft.gpu
+    if draft.apple:
+        return draft.apple
+    if draft.gpu_memory_gb:
+        return f"{draft.gpu_memory_gb:g} GB"
+    return f"CPU, {draft.ram_gb:g} GB RAM" if draft.ram_gb else "CPU"
+
+
+def _default_name(spec: HardwareSpec) -> str:
+    from ..profile_text import ParsedHardware
+
+    return ParsedHardware.model_validate(spec.model_dump()).suggested_name()
 
 
 def _state(stored: dict | None) -> State:

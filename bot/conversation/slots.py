@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 Inverse = Literal[
     "largest_model",
@@ -35,6 +35,27 @@ FIT_QUESTION: dict[str, str] = {
 HARDWARE_SLOTS = frozenset(
     {"gpu", "gpus", "gpu_memory_gb", "ram_gb", "apple", "cpu", "cpu_only", "laptop"}
 )
+# Slots about how a model is trained: a new question about running a model drops them.
+TRAINING_SLOTS = frozenset(
+    {
+        "zero",
+        "offload",
+        "offload_to",
+        "grad_checkpointing",
+        "optimizer",
+        "lora_rank",
+        "lora_targets",
+        "packing",
+        "framework",
+        "liger",
+        "objective",
+        "examples",
+        "example_tokens",
+        "epochs",
+        "dataset_tokens",
+    }
+)
+Objective = Literal["sft", "dpo", "ipo", "orpo", "kto", "simpo", "grpo", "rloo", "ppo"]
 
 
 class Draft(BaseModel):
@@ -47,8 +68,8 @@ class Draft(BaseModel):
     method: Literal["full", "lora", "qlora", "freeze"] | None = None
     precision: str | None = None
     kv_precision: str | None = None
-    engine: str | None = None
-    context: int | None = None
+    engine: str | None = None  # as the user named it: "vllm", "ollama", "mlx"
+    context: int | None = None  # tokens per sequence (the sequence length, for training)
     batch: int | None = None
     concurrency: int | None = None
     # The GPU(s) in words the hardware reader reads back: a catalog name, the words as said when
@@ -69,6 +90,28 @@ class Draft(BaseModel):
     features: int | None = None
     ml_params: int | None = None
     retrain_often: bool | None = None
+    asks_ram: bool | None = None  # "how much RAM do I need" (classical machine learning)
+    # How it is trained.
+    zero: int | None = Field(default=None, ge=0, le=3)  # DeepSpeed ZeRO stage
+    offload: bool | None = None  # optimizer states (and with ZeRO-3 parameters) off the GPU
+    offload_to: Literal["cpu", "nvme"] | None = None
+    grad_checkpointing: bool | None = None
+    optimizer: str | None = None  # "adamw_8bit", "paged_adamw_8bit", "adafactor", "lion"
+    lora_rank: int | None = None
+    lora_targets: Literal["all", "attention"] | None = None
+    packing: bool | None = None
+    framework: str | None = None  # "unsloth", "fsdp", "deepspeed", "axolotl"
+    liger: bool | None = None  # Liger kernels
+    objective: Objective | None = None  # what it is trained for: "dpo", "grpo"
+    # The training data, for the training time and cost.
+    examples: int | None = None
+    example_tokens: int | None = None
+    epochs: float | None = None
+    dataset_tokens: int | None = None  # the data's size in tokens, when said as one number
+    kwh_price: float | None = None  # electricity price per kWh, as the user said it
+    profile: str | None = None  # a saved hardware profile the question names ("on my mac")
+    # Options the question compares ("an L4 or a T4"): each the slots that differ.
+    compare: list[Draft] | None = None
     language: Literal["en", "nl"] | None = None
 
     def merged_over(self, earlier: Draft) -> Draft:

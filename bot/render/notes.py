@@ -43,6 +43,10 @@ _SHARES = {
 _FLOPS = {"flops_per_token"}
 _INTEGERS = {
     "tokens",
+    "data_tokens",
+    "examples",
+    "per_example",
+    "features",
     "sliding_tokens",
     "context",
     "sequences",
@@ -55,6 +59,8 @@ _INTEGERS = {
 
 
 def _value(name: str, value: Any, lang: str) -> str:
+    if isinstance(value, str) and has(f"{name}.{value}", lang):
+        return t(f"{name}.{value}", lang)  # a word the catalog translates ("targets.all")
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return "" if value is None else str(value)
     if isinstance(value, list | tuple):

@@ -127,6 +127,9 @@ def _sockets(text: Text, first: int, last: int) -> tuple[int, int, int]:
     b = first - 1
     if text.free(b) and text.word(b) in w.SOCKETS:
         return w.SOCKETS[text.word(b)], b, last
+    # "2 xeon": the question parser writes number words ("dual", "twee") as digits.
+    if b >= 0 and text.free(b) and count_of(text.pieces[b]) in (2, 4, 8):
+        return count_of(text.pieces[b]) or 1, b, last
     if text.free(b) and text.word(b) in ("x", "*") and b >= 1:
         n = count_of(text.pieces[b - 1])
         if n is not None and text.free(b - 1):

@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from bot.conversation.parse import parse
+from bot.conversation.dialogue import State, step
+from bot.conversation.parse import parse, read
 from estimator.hardware.catalog import find_gpu
 from estimator.models import catalog
 
@@ -54,6 +55,8 @@ def _canonical(slot: str, value: Any) -> Any:
         return found.name if found else value
     if slot == "apple" and isinstance(value, str):
         return value.lower().replace(" ", "")
+    if slot == "compare" and isinstance(value, list):
+        return [slots(option) for option in value]
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
@@ -94,3 +97,29 @@ def accuracy(
         right += expected - (len(wrong) - extra)
         exact += not wrong
     return right / total, exact / len(rows)
+
+
+def observed(text: str) -> dict[str, Any]:
+    """Everything one message gives, as the big phrasing table states it: its slots (with the
+    task the dialogue implies), its conversation act, and the slots it refuses."""
+    reading = read(text)
+    turn = step(State(), reading, text)
+    out = reading.draft.model_dump(exclude_none=True)
+    if turn.implied_task and "task" not in out:
+        out["task"] = "inference"
+    if turn.act is not None:
+        out["act"] = turn.act
+    if reading.refused:
+        out["refused"] = [r.slot for r in reading.refused]
+    return out
+
+
+def table_mismatches(row: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """{slot: (expected, observed)} for every slot the message got wrong, missed or added."""
+    expected = slots(row["expected"])
+    got = slots(observed(row["text"]))
+    return {
+        k: (expected.get(k), got.get(k))
+        for k in expected.keys() | got.keys()
+        if expected.get(k) != got.get(k)
+    }

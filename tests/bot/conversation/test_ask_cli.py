@@ -72,11 +72,13 @@ def test_ask_json_fine_tune_7b_on_24gb(env, question, language):
 
 
 def test_ask_json_need_more(env):
+    """ "Will it fit" is a question about running it: only the model is asked for."""
     code, out, _ = cli(env, "ask", "will it fit on my RTX 4090?", "--json")
     assert code == 0
     body = json.loads(out)
     assert body["status"] == "need_more"
-    assert body["missing"] == ["model", "task"]
+    assert body["missing"] == ["model"]
+    assert body["parsed"]["task"] == "inference"
     assert body["question_to_user"].startswith("Which model?")
     assert body["choices"]
 
@@ -120,3 +122,44 @@ def test_chat_ends_on_end_of_input(env):
     code, out, _ = cli(env, "chat", stdin="")
     assert code == 0
     assert "Bye." in out
+
+
+def test_ask_hello_after_a_question_greets_without_an_estimate(env):
+    cli(env, "ask", "can I fine-tune 7B on 24GB?")
+    code, out, _ = cli(env, "ask", "hello", "--json")
+    assert code == 0
+    body = json.loads(out)
+    assert (body["status"], body["language"]) == ("info", "en")
+    assert body["text"].startswith("Hello!")
+    assert "verdict" not in body and "inputs" not in body
+
+
+def test_ask_a_comparison_lists_each_option(env):
+    code, out, err = cli(env, "ask", "ZeRO-2 vs ZeRO-3 for 7B on 2x 4090?", "--json")
+    assert code == 0, err
+    body = json.loads(out)
+    assert body["status"] == "answered"
+    assert [o["option"] for o in body["comparison"]] == ["ZeRO-2", "ZeRO-3"]
+    assert [o["inputs"]["zero"] for o in body["comparison"]] == [2, 3]
+    per_device = [o["memory"]["per_device_bytes"] for o in body["comparison"]]
+    assert per_device[1] < per_device[0]  # stage 3 also shards the weights
+
+
+def test_ask_takes_the_number_of_a_printed_choice(env):
+    code, out, _ = cli(env, "ask", "Qwen2.5-7B")
+    assert code == 0
+    assert "1) Run it (inference)" in out
+    code, out, _ = cli(env, "ask", "1", "--json")
+    assert code == 0
+    body = json.loads(out)
+    assert body["status"] == "answered"
+    assert body["inputs"]["task"] == "inference"
+
+
+def test_ask_questions_do_not_leak_into_the_next(env):
+    cli(env, "ask", "can I run llama 3 8b on an RTX 4090 with 64GB RAM?")
+    code, out, _ = cli(env, "ask", "can I fine-tune qwen2.5 7b?", "--json")
+    assert code == 0
+    body = json.loads(out)
+    assert "gpu" not in body["parsed"] and "ram_gb" not in body["parsed"]
+    assert body["inputs"]["gpu"] is None

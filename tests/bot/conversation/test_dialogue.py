@@ -1,7 +1,7 @@
 """The slot-filling state machine, one message at a time (pure, no storage)."""
 
 from bot.conversation.dialogue import State, step
-from bot.conversation.parse import parse
+from bot.conversation.parse import read
 from bot.conversation.slots import Draft
 
 
@@ -9,16 +9,22 @@ def talk(*messages, profile=None):
     state = State()
     turns = []
     for text in messages:
-        turn = step(state, parse(text), text, profile)
+        turn = step(state, read(text), text, profile)
         turns.append(turn)
         state = turn.state
     return turns
 
 
 def test_model_and_task_are_the_essentials():
-    (turn,) = talk("how much memory does it need?")
+    (turn,) = talk("what about a 24GB card?")
     assert turn.missing == ("model", "task")
     assert turn.state.awaiting == "model"
+
+
+def test_a_memory_question_is_about_running_the_model():
+    (turn,) = talk("how much memory does it need?")
+    assert turn.missing == ("model",)
+    assert turn.implied_task
 
 
 def test_the_missing_slot_is_answered_by_the_next_message():

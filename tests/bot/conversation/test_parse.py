@@ -4,10 +4,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.conversation.parse import MAX_TEXT, parse
+from bot.conversation.parse import MAX_TEXT, parse, read
+from bot.conversation.reading import Reading
 from bot.conversation.slots import Draft
+from bot.lexicon import number_words, scale_words
+from estimator.hardware.catalog import apple_chips, gpus
 
-from .phrasings import UNSEEN_SCHEMA, accuracy, load, mismatches
+from . import holdout
+from .phrasings import UNSEEN_SCHEMA, accuracy, load, mismatches, table_mismatches
 
 OWN = load("own_phrasings.json")
 
@@ -172,3 +176,159 @@ def test_absurd_counts_are_left_out_and_sizes_left_to_the_estimator():
 )
 def test_model_names_in_questions(text, model):
     assert parse(text).model == model
+
+
+TABLE = load("phrasing_table.json")
+
+
+def test_the_phrasing_table_has_200_rows_half_of_them_dutch():
+    assert len(TABLE) >= 200
+    assert sum(r["lang"] == "nl" for r in TABLE) * 2 >= len(TABLE)
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        pytest.param(
+            r,
+            marks=pytest.mark.xfail(strict=True, reason=f"needs the new {r['pending']} reader"),
+        )
+        if r.get("pending")
+        else r
+        for r in TABLE
+    ],
+    ids=[f"{r['lang']}:{r['text'][:60]}" for r in TABLE],
+)
+def test_phrasing_table(row):
+    """Each message as users write it, with every slot it must produce, its conversation act
+    and the values it must refuse (and nothing else)."""
+    assert table_mismatches(row) == {}
+
+
+_GPU_NAMES = sorted({g.name for g in gpus()} | {c.chip for c in apple_chips()})
+_NUMBER_WORDS = sorted({*number_words(), *scale_words(), "one", "een", "a", "and", "en"})
+_UNITS = ["gb", "GB", "g", "G", " gig", " gigs", "tb", " GiB", "k", "K", "m", "b", "x", ""]
+_NOISE = [
+    "or",
+    "of",
+    "vs",
+    "zonder",
+    "without",
+    "no",
+    "off",
+    "zero-3",
+    "fsdp",
+    "offload",
+    "lora",
+    "qlora",
+    "rank",
+    "batch",
+    "epochs",
+    "per kwh",
+    "€",
+    "$",
+    "examples",
+    "tokens",
+    "context",
+    "users",
+    "gebruikers",
+    "on my",
+    "op mijn",
+    "my pc has",
+    "thanks",
+    "hoi",
+    "?",
+    ",",
+    "-",
+    "^",
+    "e",
+    "/",
+    "24/7",
+    "tokens/s",
+    "\u200b",
+    "🙂",
+    "１２ＧＢ",
+    "٣",
+    "Ⅻ",
+]
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_GPU_NAMES),
+            st.sampled_from(_NUMBER_WORDS),
+            st.builds(
+                lambda n, unit: f"{n}{unit}",
+                st.one_of(
+                    st.integers(-(10**30), 10**400),
+                    st.floats(allow_nan=True, allow_infinity=True),
+                ),
+                st.sampled_from(_UNITS),
+            ),
+            st.sampled_from(_NOISE),
+            st.text(max_size=6),
+        ),
+        max_size=14,
+    )
+)
+def test_catalog_names_with_numbers_sizes_and_noise_never_raise(words):
+    """Every catalog GPU and Apple chip name, number words, memory sizes from -10^30 to
+    10^400 (and NaN, infinity), and noise: read() returns a Reading, never an exception."""
+    reading = read(" ".join(words))
+    assert isinstance(reading, Reading)
+    assert isinstance(reading.draft, Draft)
+    for refusal in reading.refused:
+        assert refusal.low <= refusal.high
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("1000000k context on llama 3.1 8b", "context"),
+        ("serve 7b to 10^12 users", "concurrency"),
+        ("serve 7b to 1e12 users", "concurrency"),
+        ("99999x H100 for llama 70b", "gpus"),
+        ("7b on -24GB", "gpu_memory_gb"),
+        ("7b with " + "9" * 400 + " users", "concurrency"),
+        ("lora 7b with batch size 0", "batch"),
+    ],
+)
+def test_out_of_range_values_are_refused_not_replaced(text, slot):
+    reading = read(text)
+    assert [r.slot for r in reading.refused] == [slot]
+    assert getattr(reading.draft, slot) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [("run 7b on a \ud800 4090", "surrogates"), ("run 7b\x00 on a 4090", "control_characters")],
+)
+def test_text_that_is_not_text_is_refused_with_a_reason(text, why):
+    assert read(text).unreadable == why
+
+
+def test_number_words_in_both_languages():
+    assert parse("fifty thousand examples of two thousand tokens each, lora 7b").examples == 50_000
+    assert parse("vijftigduizend voorbeelden, lora 7b").examples == 50_000
+    assert parse("tweeëntwintig gebruikers op llama 3.1 8b").concurrency == 22
+    assert parse("one hundred and twenty users on 7b").concurrency == 120
+    assert parse("a thousand users on 7b").concurrency == 1000
+    assert parse("two and four users on 7b").concurrency == 4  # two numbers, not six
+
+
+def test_a_setting_is_on_unless_said_off():
+    assert parse("lora 7b with gradient checkpointing").grad_checkpointing is True
+    assert parse("lora 7b gradient checkpointing off").grad_checkpointing is False
+    assert parse("lora 7b gradient checkpointing uit").grad_checkpointing is False
+    assert parse("lora 7b no packing").packing is False
+    assert parse("lora 7b, gradient checkpointing on a 4090").grad_checkpointing is True
+
+
+def test_held_out_phrasings_written_without_seeing_the_parser():
+    """80 messages labelled by someone who never saw the parser (tests/bot/conversation/
+    holdout.py maps their schema). First measured at 88.4% of slots (70.0% exact); the rest
+    are mostly mixed GPU sets, memory in gigs and model names the other readers handle."""
+    slots, _ = holdout.accuracy(holdout.load())
+    assert slots >= 0.9

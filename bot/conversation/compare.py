@@ -1,0 +1,231 @@
+"""The options of a comparison side by side: each option's label, verdict, memory per device
+and speed, which one is better for the question, and why, in words the numbers support.
+
+Better means, in this order: it runs as asked (fits before tight before offload before does not
+fit); then faster (decode tokens/s for inference, fewer hours for training) when the speeds
+differ by more than SAME_SPEED; then less memory per device.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from estimator.hardware.catalog import find_gpu
+from estimator.vocabulary import FITTING
+
+from ..i18n import t
+from ..render import numbers
+
+if TYPE_CHECKING:
+    from .answer import Option
+    from .slots import Draft
+
+VERDICT_ORDER = ("fits", "tight", "offload", "does_not_fit", "unknown")
+# Speeds within this share of each other are the same for a choice (the estimates are ranges);
+# memory within SAME_MEMORY too.
+SAME_SPEED = 0.10
+SAME_MEMORY = 0.02
+_METHODS = {"full": "full", "lora": "LoRA", "qlora": "QLoRA", "freeze": "freeze"}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One option as the table and the JSON show it."""
+
+    label: str
+    verdict: str
+    per_device_bytes: int | None
+    speed: float | None  # tokens/s for inference, or training hours (midpoint of the range)
+    speed_unit: str | None  # "tokens_per_s" or "hours"
+    error: str | None = None  # why this option could not be answered
+    precision: str | None = None  # the weights' format it was sized in
+
+
+def label(varied: Draft, lang: str) -> str:
+    """What makes the option, in words: "2x RTX 3090", "AWQ", "ZeRO-3", "Llama-3.1-8B"."""
+    parts: list[str] = []
+    if varied.model:
+        parts.append(varied.model)
+    if varied.gpu:
+        # The catalog's name ("A100 80GB SXM4"), not the words the variant was assumed from.
+        found = find_gpu(varied.gpu)
+        name = (found.name if found else varied.gpu).removeprefix("GeForce ")
+        parts.append(f"{varied.gpus}x {name}" if varied.gpus and varied.gpus > 1 else name)
+    elif varied.gpus:
+        parts.append(t("compare.gpu_count", lang, count=varied.gpus))
+    if varied.apple:
+        parts.append(varied.apple)
+    if varied.gpu_memory_gb and not varied.gpu:
+        parts.append(t("compare.memory", lang, gb=numbers.number(varied.gpu_memory_gb, lang)))
+    if varied.cpu_only:
+        parts.append(t("compare.cpu", lang))
+    if varied.method:
+        parts.append(_METHODS.get(varied.method, varied.method))
+    if varied.precision:
+        parts.append(varied.precision.upper())
+    if varied.kv_precision:
+        parts.append(t("compare.kv", lang, precision=varied.kv_precision))
+    if varied.zero is not None:
+        parts.append(f"ZeRO-{varied.zero}")
+    if varied.framework:
+        parts.append(varied.framework.upper() if varied.framework == "fsdp" else varied.framework)
+    if varied.engine:
+        parts.append(varied.engine)
+    if varied.optimizer:
+        parts.append(varied.optimizer)
+    if varied.objective:
+        parts.append(varied.objective.upper())
+    return " ".join(parts) or "?"
+
+
+def row(option: Option, lang: str) -> Row:
+    from ..render import errors
+
+    name = label(option.varied, lang)
+    if option.outcome is None or option.outcome.workload is None:
+        error = errors.message(option.error, lang) if option.error else None
+        return Row(name, "unknown", None, None, None, error)
+    ans = option.outcome.workload
+    est = ans.estimate
+    fullest = max(d.components.total for d in est.devices)
+    speed = unit = None
+    if ans.report.speed is not None:
+        r = ans.report.speed.decode_per_sequence
+        speed, unit = (r.low + r.high) / 2, "tokens_per_s"
+    elif ans.report.training is not None:
+        r = ans.report.training.hours
+        speed, unit = (r.low + r.high) / 2, "hours"
+    return Row(name, est.verdict, fullest, speed, unit, precision=est.inputs.precision)
+
+
+def _rank(r: Row) -> tuple[int, float]:
+    order = VERDICT_ORDER.index(r.verdict) if r.verdict in VERDICT_ORDER else len(VERDICT_ORDER)
+    return order, float(r.per_device_bytes or 0)
+
+
+def best(options: list[Option]) -> Option | None:
+    """The better option (see the module's docstring), or None when none could be answered."""
+    answered = [(row(o, "en"), o) for o in options if o.outcome is not None]
+    if not answered:
+        return None
+    return answered[_best_index([r for r, _ in answered])][1]
+
+
+def _best_index(rows: list[Row]) -> int:
+    ranked = sorted(range(len(rows)), key=lambda i: _rank(rows[i]))
+    top = ranked[0]
+    ties = [i for i in ranked if rows[i].verdict == rows[top].verdict]
+    if len(ties) > 1 and rows[top].verdict in FITTING:
+        faster = _fastest(rows, ties)
+        if faster is not None:
+            return faster
+    return top
+
+
+def _fastest(rows: list[Row], ties: list[int]) -> int | None:
+    """The clearly fastest of options with equal verdicts, None when the speeds are alike."""
+    timed = [i for i in ties if rows[i].speed]
+    if len(timed) < 2:
+        return None
+    hours = rows[timed[0]].speed_unit == "hours"
+    ordered = sorted(timed, key=lambda i: rows[i].speed or 0, reverse=not hours)
+    first, second = rows[ordered[0]].speed or 0, rows[ordered[1]].speed or 0
+    if abs(first - second) <= SAME_SPEED * max(first, second):
+        return None
+    return ordered[0]
+
+
+def verdict_line(rows: list[Row], lang: str) -> str:
+    """ "Better: L4, the only one that fits." and the like, or that the options are alike."""
+    if not rows:
+        return t("compare.none_answered", lang)
+    chosen = rows[_best_index(rows)]
+    fitting = [r for r in rows if r.verdict in FITTING]
+    per_device = numbers.size(chosen.per_device_bytes or 0, lang)
+    if not fitting:
+        key, params = "compare.reason.none_fit", {"per_device": per_device}
+    elif len(fitting) == 1:
+        key, params = "compare.reason.only_fits", {}
+    elif _fastest(rows, [rows.index(r) for r in fitting]) is not None:
+        other = max((r for r in fitting if r is not chosen and r.speed), key=lambda r: r.speed or 0)
+        key = "compare.reason.faster_" + (chosen.speed_unit or "tokens_per_s")
+        params = {"speed": _speed(chosen, lang), "other": _speed(other, lang)}
+        params["other_label"] = other.label
+    elif _alike(fitting):
+        first = ", ".join(r.label for r in fitting[:-1])
+        options = t("compare.joined", lang, first=first, last=fitting[-1].label)
+        return t("compare.alike", lang, options=options, per_device=per_device)
+    else:
+        key, params = "compare.reason.less_memory", {"per_device": per_device}
+    return t("compare.better", lang, option=chosen.label, reason=t(key, lang, **params))
+
+
+def _alike(rows: list[Row]) -> bool:
+    """Options whose memory per device differs by at most SAME_MEMORY."""
+    sizes = [r.per_device_bytes or 0 for r in rows]
+    return max(sizes) - min(sizes) <= SAME_MEMORY * max(sizes)
+
+
+def _speed(r: Row, lang: str) -> str:
+    if r.speed is None:
+        return "?"
+    value = numbers.significant(r.speed, lang)
+    return t(f"compare.speed_{r.speed_unit}", lang, value=value)
+
+
+def table(rows: list[Row], lang: str) -> list[str]:
+    """The options as plain aligned columns."""
+    header = [
+        t("compare.col.option", lang),
+        t("compare.col.verdict", lang),
+        t("compare.col.per_device", lang),
+        t("compare.col.speed", lang),
+    ]
+    # Options sized in different formats say which (an engine's default format differs).
+    formats = len({r.precision for r in rows if r.precision}) > 1
+    cells = [
+        [
+            f"{r.label} ({r.precision})"
+            if formats and r.precision and r.precision.upper() != r.label
+            else r.label,
+            t(f"verdict.{r.verdict}", lang),
+            numbers.size(r.per_device_bytes, lang) if r.per_device_bytes is not None else "-",
+            _speed(r, lang) if r.speed is not None else "-",
+        ]
+        for r in rows
+    ]
+    widths = [max(len(line[i]) for line in [header, *cells]) for i in range(len(header))]
+    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
+    for line, r in zip(cells, rows, strict=True):
+        out.append("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip())
+        if r.error:
+            out.append(f"  {r.error}")
+    return out
+
+
+def as_json(options: list[Option], lang: str) -> list[dict[str, Any]]:
+    """The `comparison` list of `ask --json`: one entry per option with its own inputs,
+    verdict, memory and speed."""
+    from ..render import errors, estimate_json, report_json
+
+    out = []
+    for option in options:
+        r = row(option, lang)
+        entry: dict[str, Any] = {"option": r.label, "verdict": r.verdict}
+        ans = option.outcome.workload if option.outcome else None
+        if ans is not None:
+            body = estimate_json.answer(ans.estimate, lang)
+            entry["inputs"] = body.inputs.model_dump(mode="json")
+            entry["memory"] = {
+                "total_bytes": body.memory.total_bytes,
+                "per_device_bytes": r.per_device_bytes,
+            }
+            speed = report_json.speed(ans.report)
+            entry["speed"] = None if speed is None else speed.model_dump(mode="json")
+        else:
+            entry.update(inputs=option.draft.model_dump(exclude_none=True), memory=None, speed=None)
+            if option.error is not None:
+                entry["error"] = errors.message(option.error, lang)
+        out.append(entry)
+    return out

@@ -1,0 +1,117 @@
+"""Comparisons: "an L4 or a T4", "AWQ vs GPTQ", "ZeRO-2 of ZeRO-3", "vllm or llama.cpp",
+"llama 8b or qwen 7b". Found by meaning, not by position: the words on each side of a connector
+are read as a question of their own, and when both sides name a different value on the same
+axis (hardware, model, format, engine, method, ZeRO stage, framework, optimizer) they are the
+options. The caller reads the question once per option, with the other options blanked.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .. import lexicon as lx
+
+Slots = dict[str, object]
+Reader = Callable[[str], Slots]
+Span = tuple[int, int]
+
+# Each axis: the slots that make its value, and the slots an option on it may add
+# ("2x 3090" adds the count to the GPU).
+AXES: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
+    "hardware": (
+        ("gpu", "apple", "gpu_memory_gb", "cpu_only", "gpus"),
+        frozenset({"ram_gb", "laptop"}),
+    ),
+    "model": (("model",), frozenset()),
+    "precision": (("precision",), frozenset({"method"})),
+    "kv_precision": (("kv_precision",), frozenset()),
+    "engine": (("engine",), frozenset()),
+    "method": (("method",), frozenset({"precision", "objective"})),
+    "zero": (("zero", "framework"), frozenset({"offload", "offload_to"})),
+    "framework": (("framework",), frozenset({"liger"})),
+    "optimizer": (("optimizer",), frozenset()),
+    "objective": (("objective",), frozenset({"method"})),
+}
+# Slots every reading carries that say nothing about an option.
+_NEUTRAL = frozenset({"language", "task", "running_question"})
+MAX_WORDS = 5
+MAX_OPTIONS = 4
+# Connectors looked at: a message with more is not a comparison of a few options (and each
+# one costs up to 2 x MAX_WORDS readings).
+MAX_CONNECTORS = 6
+_TOKEN = re.compile(r"\S+")
+_EDGE = re.compile(r"[,;:!?()\"]+$|^[,;:!?()\"]+")
+
+
+def _axis(slots: Slots) -> tuple[str, tuple[object, ...], frozenset[str]] | None:
+    """The axis a snippet names, its value, and the slots it filled."""
+    filled = frozenset(k for k, v in slots.items() if v is not None and k not in _NEUTRAL)
+    for name, (keys, extra) in AXES.items():
+        if any(slots.get(k) is not None for k in keys):
+            if filled - set(keys) - extra:
+                return None
+            return name, tuple(slots.get(k) for k in keys), filled
+    return None
+
+
+def _stop(word: str) -> bool:
+    """A word that ends an option: a joining word, another connector, a negation."""
+    core = _EDGE.sub("", word)
+    return (
+        not core
+        or any(
+            lx.pattern(c).fullmatch(core)
+            for c in ("joiner", "or", "negation", "inference", "training")
+        )
+        or core in ("instead", "plaats", "than", "dan", "better", "beter", "which", "welke")
+    )
+
+
+def _side(
+    low: str, tokens: list[re.Match[str]], read: Reader, *, forward: bool
+) -> tuple[Span, str, tuple[object, ...]] | None:
+    """The option next to a connector: the longest run of at most MAX_WORDS words beside it
+    that names one value on one axis ("8-bit" alone is a format, "8-bit adam" an optimizer)."""
+    best: tuple[Span, str, tuple[object, ...]] | None = None
+    for k in range(1, min(MAX_WORDS, len(tokens)) + 1):
+        run = tokens[:k] if forward else tokens[-k:]
+        outer = run[-1] if forward else run[0]
+        if _stop(outer.group()):
+            break
+        if k > 1 and (
+            (forward and _EDGE.search(run[-2].group()))
+            or (not forward and _EDGE.search(outer.group()))
+        ):
+            break
+        start, end = run[0].start(), run[-1].end()
+        snippet = _EDGE.sub("", low[start:end])
+        found = _axis(read(snippet))
+        if found is not None:
+            best = ((start, end), found[0], found[1])
+    return best
+
+
+def options(low: str, read: Reader) -> list[Span]:
+    """The spans of the options the text compares, in order; [] when it compares nothing."""
+    for n, connector in enumerate(lx.finditer("or", low)):
+        if n == MAX_CONNECTORS:
+            break
+        before = list(_TOKEN.finditer(low[: connector.start()]))
+        after = [m for m in _TOKEN.finditer(low, connector.end())]
+        left = _side(low, before, read, forward=False)
+        right = _side(low, after, read, forward=True)
+        if left is None or right is None or left[1] != right[1] or left[2] == right[2]:
+            continue
+        spans = [left[0], right[0]]
+        # "int4, int8 or fp16": more options before the first, separated by commas.
+        while len(spans) < MAX_OPTIONS:
+            head = low[: spans[0][0]].rstrip()
+            if not head.endswith(","):
+                break
+            more = _side(low, list(_TOKEN.finditer(head[:-1])), read, forward=False)
+            if more is None or more[1] != left[1] or more[2] in (left[2], right[2]):
+                break
+            spans.insert(0, more[0])
+        return spans
+    return []

@@ -1,0 +1,189 @@
+"""Amounts in a question: the context (sequence) length, concurrent users, the training data
+(examples, tokens per example, epochs, or its size in tokens), the electricity price, and the
+rows and features of a classical machine-learning data set.
+
+Token counts use binary k for a context (32k = 32,768, as engines and model cards count) and
+decimal k for data ("10k examples of 1k tokens" is ten million tokens). A value outside its
+range is refused with the range, never replaced.
+"""
+
+from __future__ import annotations
+
+import re
+
+from estimator.models.sizes import MAX_SIZE
+from estimator.vocabulary import (
+    MAX_CONTEXT,
+    MAX_EPOCHS,
+    MAX_EXAMPLES,
+    MAX_FEATURES,
+    MAX_ROWS,
+    MAX_SEQUENCES,
+    MAX_TRAINING_TOKENS,
+)
+
+from .. import lexicon as lx
+from .parse_numbers import number
+from .parse_task import blank
+from .preferences import MAX_KWH_PRICE
+from .reading import Found
+
+_SCALE = r"(k|m|mln|b|thousand|million|billion|duizend|miljoen|miljard)"
+# A number with an optional scale: 32k, 8192, 1.5M, "2,5 miljoen".
+NUMBER = r"(\d+(?:[.,]\d{1,6})?)\s*" + _SCALE + r"?(?![\w])"
+_APPROX = r"(?:(?:around|about|roughly|approx\.?|approximately|~|±|ongeveer|rond|circa|ca\.?|zo'n|gemiddeld|average|avg|max|maximaal|up\s+to|tot)\s*)*"
+_LARGE_SCALES = frozenset({"m", "mln", "b", "million", "billion", "miljoen", "miljard"})
+
+
+def _value(m: re.Match[str], group: int, *, binary: bool) -> float | None:
+    return number(m.group(group), m.group(group + 1), binary=binary)
+
+
+def context(low: str, found: Found) -> str:
+    """The context or sequence length; returns the text with it blanked."""
+    words = lx.fragment("context_word")
+    seq = lx.fragment("sequence_length")
+    tokens = lx.fragment("tokens")
+    patterns = (
+        rf"(?<![\w.,]){NUMBER}\s*(?:-?\s*{tokens}\s*)?(?:{words})(?![\w])",
+        rf"(?<![\w])(?:{words}|{seq})\s*(?:of|van|:|=|is|at|op|tot|up\s+to|around|about)?\s*"
+        rf"{_APPROX}{NUMBER}(?:\s*{tokens})?(?![\w])",
+        rf"(?<![\w.,]){NUMBER}\s*(?:-?\s*{tokens}\s*)?(?:sequences?|sequenties?|prompts?)(?![\w])",
+    )
+    for pattern in patterns:
+        m = re.search(pattern, low)
+        if m is None:
+            continue
+        found.bounded("context", _value(m, 1, binary=True), m.group(), 1, MAX_CONTEXT)
+        return blank(low, m)
+    return low
+
+
+def plain_tokens(low: str, found: Found) -> str:
+    """ "with 4096 tokens", "8k tokens": a context, unless it is per second or data (millions)."""
+    tokens = lx.fragment("tokens")
+    for m in re.finditer(rf"(?<![\w.,]){NUMBER}\s*-?\s*{tokens}(?![\w])", low):
+        after = low[m.end() : m.end() + 16]
+        if re.match(r"^\s*(?:/|per\s+s|a\s+s|p/?s)", after):
+            continue
+        if m.group(2) in _LARGE_SCALES:
+            continue
+        found.bounded("context", _value(m, 1, binary=True), m.group(), 1, MAX_CONTEXT)
+        return blank(low, m)
+    return low
+
+
+def bare_k(low: str, found: Found) -> str:
+    """A bare "4k" or "32K" with nothing after it but a joining word: "..., 4k, op een 4090"."""
+    joiner = lx.fragment("joiner")
+    m = re.search(
+        rf"(?<![\w.,$€£])(\d{{1,4}})\s*k(?![\w])(?=\s*(?:[,.;:!?)]|$|{joiner}(?![\w])))",
+        low,
+    )
+    if m is None:
+        return low
+    found.bounded("context", number(m.group(1), "k", binary=True), m.group(), 1, MAX_CONTEXT)
+    return blank(low, m)
+
+
+def users(low: str, found: Found) -> None:
+    concurrent = r"(?:concurrent|simultaneous|parallel|gelijktijdige|tegelijke|actieve|active)\s+"
+    m = re.search(
+        rf"(?<![\w.,-]){NUMBER}\s+(?:{concurrent})?(?:{lx.fragment('users')})(?![\w])"
+        rf"|(?<![\w])(?:concurrency|gelijktijdigheid)\s*(?:of|van|=|:)?\s*{NUMBER}",
+        low,
+    )
+    if m is None:
+        return
+    group = 1 if m.group(1) is not None else 3
+    found.bounded("concurrency", _value(m, group, binary=False), m.group(), 1, MAX_SEQUENCES)
+
+
+def dataset(low: str, found: Found) -> str:
+    """The training data: "50000 examples, each around 2000 tokens", "10k examples of 1k tokens,
+    3 epochs", "on 20M tokens". Returns the text with these amounts blanked."""
+    examples = lx.fragment("examples")
+    tokens = lx.fragment("tokens")
+    each = lx.fragment("each")
+    m = re.search(rf"(?<![\w.,-]){NUMBER}\s+(?:{examples})(?![\w])", low)
+    if m:
+        found.bounded("examples", _value(m, 1, binary=False), m.group(), 1, MAX_EXAMPLES)
+        rest = low[m.end() : m.end() + 80]
+        per = re.search(
+            rf"^[\s,]*(?:(?:of|van|with|met|at|,)\s+)?(?:{each}\s+)?{_APPROX}"
+            rf"(?:(?:{each})\s+)?{NUMBER}\s*-?\s*{tokens}(?![\w])",
+            rest,
+        )
+        low = blank(low, m)
+        if per:
+            _example_tokens(found, per, 1)
+            low = low[: m.end()] + " " * per.end() + low[m.end() + per.end() :]
+    if found.get("example_tokens") is None:
+        per = re.search(
+            rf"(?<![\w])(?:{each})\s+{_APPROX}{NUMBER}\s*-?\s*{tokens}(?![\w])"
+            rf"|(?<![\w.,]){NUMBER}\s*-?\s*{tokens}\s+(?:{each})(?![\w])",
+            low,
+        )
+        if per:
+            _example_tokens(found, per, 1 if per.group(1) is not None else 3)
+            low = blank(low, per)
+    e = re.search(
+        rf"(?<![\w.,-])(\d{{1,6}}(?:[.,]\d{{1,3}})?)\s*(?:{lx.fragment('epochs')})(?![\w])"
+        rf"|(?<![\w])(?:{lx.fragment('epochs')})\s*(?:=|:|of|van)?\s*(\d{{1,6}}(?:[.,]\d{{1,3}})?)(?![\w])",
+        low,
+    )
+    if e:
+        value = next(g for g in e.groups() if g is not None)
+        found.bounded("epochs", number(value), e.group(), 0.01, MAX_EPOCHS)
+        low = blank(low, e)
+    total = re.search(rf"(?<![\w.,]){NUMBER}\s*-?\s*{tokens}(?![\w])", low)
+    if total and total.group(2) in _LARGE_SCALES:
+        found.bounded(
+            "dataset_tokens", _value(total, 1, binary=False), total.group(), 1, MAX_TRAINING_TOKENS
+        )
+        low = blank(low, total)
+    return low
+
+
+def _example_tokens(found: Found, m: re.Match[str], group: int) -> None:
+    found.bounded("example_tokens", _value(m, group, binary=False), m.group(), 1, MAX_CONTEXT)
+
+
+def electricity(low: str, found: Found) -> str:
+    """The price of a kWh: "0.35 per kWh", "€0,30/kWh", "35 cent per kWh", "electricity about
+    0.35", "stroom kost 0,28". Cents are divided by 100; the currency is the user's."""
+    money = r"(?:€|\$|£|eur|usd|euro)?\s*"
+    unit = rf"(?:\s*(?:{lx.fragment('cents')}|{lx.fragment('euro')}|\$|usd|dollars?))?"
+    m = re.search(
+        rf"{money}(\d{{1,19}}(?:[.,]\d{{1,4}})?)({unit})\s*(?:per|/|a|an|the|een|voor)?\s*"
+        rf"(?:(?:1|een|one)\s+)?kwh(?![\w])",
+        low,
+    ) or re.search(
+        rf"(?<![\w])(?:{lx.fragment('electricity')})\s*(?:\w+\s+){{0,3}}?"
+        rf"{money}(\d{{1,19}}(?:[.,]\d{{1,4}})?)({unit})(?![\w.,])",
+        low,
+    )
+    if m is None:
+        return low
+    value = number(m.group(1))
+    if value is not None and re.search(lx.fragment("cents"), m.group(2) or ""):
+        value /= 100
+    found.bounded("kwh_price", value, m.group(), 0, MAX_KWH_PRICE)
+    return blank(low, m)
+
+
+def classical(low: str, found: Found) -> None:
+    m = re.search(rf"(?<![\w.,-]){NUMBER}\s*(?:{lx.fragment('rows')})(?![\w])", low)
+    if m:
+        found.bounded("rows", _value(m, 1, binary=False), m.group(), 1, MAX_ROWS)
+    m = re.search(rf"(?<![\w.,-]){NUMBER}\s*(?:{lx.fragment('features')})(?![\w])", low)
+    if m:
+        found.bounded("features", _value(m, 1, binary=False), m.group(), 1, MAX_FEATURES)
+    m = re.search(rf"(?<![\w.,-]){NUMBER}\s*(?:parameters|params|parameter)(?![\w])", low)
+    if m:
+        value = _value(m, 1, binary=False)
+        found.bounded("ml_params", value, m.group(), 1, MAX_SIZE)
+    if lx.search("retrain", low):
+        found.set("retrain_often", True)
+    if lx.search("ram_question", low):
+        found.set("asks_ram", True)
