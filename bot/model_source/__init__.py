@@ -85,4 +85,4 @@ def _from_hub(repo: str, client: Hub) -> lookup.ModelChoice:
     if summary is not None:
         arch = local.measured(arch, summary)
         notes.append(local.weights_note(arch))
-    return lookup.ModelChoice(arch, tuple(notes))
+    return lookup.ModelChoice(arch, (*notes, *lookup.describe(arch)))
