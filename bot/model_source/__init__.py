@@ -5,6 +5,7 @@ a short timeout; only for `org/name`-shaped ids)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from estimator.errors import EstimatorError
@@ -53,11 +54,17 @@ def needs_download(text: str) -> bool:
 
 
 def resolve_model(
-    text: str, *, hub: bool = True, files: bool = True, client: Hub | None = None
+    text: str,
+    *,
+    hub: bool = True,
+    files: bool = True,
+    client: Hub | None = None,
+    hub_allowed: Callable[[], bool] | None = None,
 ) -> lookup.ModelChoice:
     """The architecture `text` names; raises EstimatorError with suggestions when none.
     `files` False refuses paths without touching the disk: a Telegram user must not make the
-    bot read, or probe for, files on its server."""
+    bot read, or probe for, files on its server. `hub_allowed` is asked just before a Hub
+    lookup (a per-user HubLimiter's allow); False refuses it with a polite reason."""
     text = text.strip() if isinstance(text, str) else text
     if isinstance(text, str) and text and not files and _written_as_path(text):
         raise EstimatorError("config_local_only")
@@ -67,6 +74,8 @@ def resolve_model(
     if choice is not None:
         return choice
     if hub and is_hub_id(text):
+        if hub_allowed is not None and not hub_allowed():
+            raise EstimatorError("hub_rate_limited")
         return _from_hub(text, client or default_hub())
     return lookup.require(text)
 
