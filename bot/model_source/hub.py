@@ -24,7 +24,7 @@ from estimator.models import catalog, headers
 
 from . import files
 
-TIMEOUT_S = 3.0  # the whole request, connection to last byte
+TIMEOUT_S = 2.0  # the whole request, connection to last byte
 FAILURE_TTL_S = 300.0
 CACHE_SIZE = 256
 MAX_BODY_BYTES = 2_000_000
@@ -96,7 +96,7 @@ class Hub:
 
         self.requests += 1
         deadline = time.monotonic() + self._timeout
-        timeout = httpx.Timeout(self._timeout, connect=min(self._timeout, 2.0))
+        timeout = httpx.Timeout(self._timeout, connect=min(self._timeout, 1.5))
         try:
             with (
                 httpx.Client(timeout=timeout, follow_redirects=True) as client,
