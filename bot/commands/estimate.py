@@ -93,7 +93,9 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         flash_attention=args.flash_attention,
         zero=parse_int("zero", args.zero),
         offload=args.offload,
-        gpu_memory_utilization=parse_share("gpu_memory_utilization", args.gpu_memory_utilization),
+        gpu_memory_utilization=None
+        if args.gpu_memory_utilization is None
+        else parse_share("gpu_memory_utilization", args.gpu_memory_utilization),
     )
     return workload, machine, choice.notes
 

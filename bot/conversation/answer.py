@@ -41,6 +41,7 @@ def machine(draft: Draft) -> Machine | None:
         gpu_memory_gb=None if gpu else draft.gpu_memory_gb,
         gpus=draft.gpus or 1,
         ram_gb=draft.ram_gb,
+        cpu=draft.cpu,
     )
 
 
