@@ -12,11 +12,12 @@ from estimator.errors import EstimatorError
 from estimator.models import config_json, lookup
 from estimator.result import Note
 
-from . import files, local
-from .files import MAX_CONFIG_BYTES, read_config
+from . import local
+from .files import exists
 from .hub import Hub, default_hub
+from .limiter import HubLimiter
 
-__all__ = ["MAX_CONFIG_BYTES", "Hub", "needs_download", "read_config", "resolve_model"]
+__all__ = ["Hub", "HubLimiter", "is_hub_id", "needs_download", "resolve_model"]
 
 HF_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,96}$")
 
@@ -81,10 +82,7 @@ def resolve_model(
 
 
 def _on_disk(text: str) -> bool:
-    return "\n" not in text and files_exists(text)
-
-
-files_exists = files.exists
+    return "\n" not in text and exists(text)
 
 
 def _from_hub(repo: str, client: Hub) -> lookup.ModelChoice:
