@@ -44,3 +44,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/conversation_speed.py
 	$(BIN)/python bench/storage_speed.py
 	$(BIN)/python bench/telegram_speed.py
+	$(BIN)/python bench/hub_unreachable.py

@@ -5,17 +5,19 @@ a short timeout; only for `org/name`-shaped ids)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from estimator.errors import EstimatorError
 from estimator.models import config_json, lookup
 from estimator.result import Note
 
-from . import files, local
-from .files import MAX_CONFIG_BYTES, read_config
+from . import local
+from .files import exists
 from .hub import Hub, default_hub
+from .limiter import HubLimiter
 
-__all__ = ["MAX_CONFIG_BYTES", "Hub", "needs_download", "read_config", "resolve_model"]
+__all__ = ["Hub", "HubLimiter", "is_hub_id", "needs_download", "resolve_model"]
 
 HF_ID = re.compile(r"^[A-Za-z0-9][\w.-]{0,95}/[\w.-]{1,96}$")
 
@@ -53,11 +55,17 @@ def needs_download(text: str) -> bool:
 
 
 def resolve_model(
-    text: str, *, hub: bool = True, files: bool = True, client: Hub | None = None
+    text: str,
+    *,
+    hub: bool = True,
+    files: bool = True,
+    client: Hub | None = None,
+    hub_allowed: Callable[[], bool] | None = None,
 ) -> lookup.ModelChoice:
     """The architecture `text` names; raises EstimatorError with suggestions when none.
     `files` False refuses paths without touching the disk: a Telegram user must not make the
-    bot read, or probe for, files on its server."""
+    bot read, or probe for, files on its server. `hub_allowed` is asked just before a Hub
+    lookup (a per-user HubLimiter's allow); False refuses it with a polite reason."""
     text = text.strip() if isinstance(text, str) else text
     if isinstance(text, str) and text and not files and _written_as_path(text):
         raise EstimatorError("config_local_only")
@@ -67,15 +75,14 @@ def resolve_model(
     if choice is not None:
         return choice
     if hub and is_hub_id(text):
+        if hub_allowed is not None and not hub_allowed():
+            raise EstimatorError("hub_rate_limited")
         return _from_hub(text, client or default_hub())
     return lookup.require(text)
 
 
 def _on_disk(text: str) -> bool:
-    return "\n" not in text and files_exists(text)
-
-
-files_exists = files.exists
+    return "\n" not in text and exists(text)
 
 
 def _from_hub(repo: str, client: Hub) -> lookup.ModelChoice:
@@ -85,4 +92,4 @@ def _from_hub(repo: str, client: Hub) -> lookup.ModelChoice:
     if summary is not None:
         arch = local.measured(arch, summary)
         notes.append(local.weights_note(arch))
-    return lookup.ModelChoice(arch, tuple(notes))
+    return lookup.ModelChoice(arch, (*notes, *lookup.describe(arch)))

@@ -2,15 +2,17 @@
 safetensors parameters per dtype (the /api/models/<id>?expand[]=safetensors field that
 huggingface_hub's model_info(expand=...) reads).
 
-One attempt per request with a short timeout (no retry storm: an unreachable Hub costs about
-TIMEOUT_S, not the tens of seconds of a client's backoff), results cached per process, and
+One attempt per request, with short connect and read timeouts and a deadline for the whole
+request (no retry storm: an unreachable Hub costs about TIMEOUT_S, not the tens of seconds of a
+client's backoff, nor a trickling server's forever), results cached per process, and
 failures remembered for FAILURE_TTL_S so a flood of questions naming a missing or unreachable
-repository makes one request. The endpoint is huggingface_hub's (HF_ENDPOINT), the token the
-user's own (HF_TOKEN or `hf auth login`), for gated repositories.
+repository makes one request. The endpoint is HF_ENDPOINT as for huggingface_hub, the token
+the user's own (HF_TOKEN, else what `hf auth login` stored), for gated repositories.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -22,7 +24,7 @@ from estimator.models import catalog, headers
 
 from . import files
 
-TIMEOUT_S = 3.0
+TIMEOUT_S = 2.0  # the whole request, connection to last byte
 FAILURE_TTL_S = 300.0
 CACHE_SIZE = 256
 MAX_BODY_BYTES = 2_000_000
@@ -54,17 +56,17 @@ class Hub:
 
     def _base(self) -> str:
         if self._endpoint is None:
-            from huggingface_hub import constants
-
-            self._endpoint = constants.ENDPOINT
+            self._endpoint = os.environ.get("HF_ENDPOINT") or "https://huggingface.co"
         return self._endpoint.rstrip("/")
 
     def _headers(self) -> dict[str, str]:
         token = self._token
         if token is None:
-            from huggingface_hub import get_token
+            token = os.environ.get("HF_TOKEN")
+            if token is None:
+                from huggingface_hub import get_token
 
-            token = get_token() or ""
+                token = get_token() or ""
             self._token = token
         return {"Authorization": f"Bearer {token}"} if token else {}
 
@@ -93,9 +95,11 @@ class Hub:
         import httpx
 
         self.requests += 1
+        deadline = time.monotonic() + self._timeout
+        timeout = httpx.Timeout(self._timeout, connect=min(self._timeout, 1.5))
         try:
             with (
-                httpx.Client(timeout=self._timeout, follow_redirects=True) as client,
+                httpx.Client(timeout=timeout, follow_redirects=True) as client,
                 client.stream("GET", url, headers=self._headers()) as response,
             ):
                 if response.status_code in (401, 403):
@@ -108,6 +112,8 @@ class Hub:
                     raise _unreachable(repo, f"HTTP {response.status_code}")
                 body = b""
                 for chunk in response.iter_bytes():
+                    if time.monotonic() > deadline:
+                        raise _unreachable(repo, "too slow")
                     body += chunk
                     if len(body) > MAX_BODY_BYTES:
                         raise EstimatorError("config_too_large", path=url[:200])

@@ -89,4 +89,4 @@ def from_path(path: Path) -> lookup.ModelChoice:
         if summary is not None:
             arch = measured(arch, summary)
             notes.append(weights_note(arch))
-    return lookup.ModelChoice(arch, tuple(notes))
+    return lookup.ModelChoice(arch, (*notes, *lookup.describe(arch)))

@@ -28,7 +28,7 @@ _SIZES = {
     "kv",
 }
 _PER_TOKEN = {"per_token_bytes", "checkpoint_per_token", "layer_per_token"}
-_COUNTS = {"params", "trainable_params", "adapter_params"}
+_COUNTS = {"params", "trainable_params", "adapter_params", "vision_params"}
 _SHARES = {
     "fraction",
     "utilization",
@@ -55,6 +55,9 @@ _INTEGERS = {
     "max_seqs",
     "window",
     "exact_params",
+    "image_tokens",
+    "state_elements",
+    "chunk",
 }
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..errors import EstimatorError
 from ..result import Note
 from . import catalog, packaging, sizes
-from .types import Architecture
+from .types import CHUNKED, STATE, Architecture
 
 MAX_NAME = 200
 # Names that carry their own expert sizes: "8x7B", "30B-A3B", "17B-16E", "A22B". Such a name
@@ -26,6 +26,49 @@ class ModelChoice:
     # quantization); None when it says nothing.
     engine: str | None = None
     precision: str | None = None
+
+
+def describe(arch: Architecture) -> tuple[Note, ...]:
+    """What an answer should say about the architecture beyond its size: the vision tower and
+    what one image costs, layers that hold a fixed state instead of a KV cache, chunked
+    attention."""
+    notes = []
+    if arch.vision_params:
+        notes.append(
+            Note(
+                "vision_tower",
+                {
+                    "vision_params": arch.vision_params,
+                    "image_tokens": arch.image_tokens,
+                    "image_size": arch.image_size,
+                },
+            )
+        )
+    kinds = arch.kinds
+    if STATE in kinds:
+        notes.append(
+            Note(
+                "state_layers",
+                {
+                    "state_layers": kinds.count(STATE),
+                    "layers": len(kinds),
+                    "state_elements": arch.state_elements,
+                    "bytes": arch.state_elements * 2,
+                },
+            )
+        )
+    if CHUNKED in kinds:
+        notes.append(
+            Note(
+                "chunked_layers",
+                {
+                    "chunked_layers": kinds.count(CHUNKED),
+                    "layers": len(kinds),
+                    "chunk": arch.chunk_size,
+                },
+            )
+        )
+    return tuple(notes)
 
 
 def find(text: str) -> ModelChoice | None:
@@ -52,6 +95,7 @@ def find(text: str) -> ModelChoice | None:
                 {"precision": (packed.precision or packaging.OLLAMA_DEFAULT).upper()},
             )
         )
+    notes.extend(describe(found.architecture))
     return ModelChoice(found.architecture, tuple(notes), packed.engine, packed.precision)
 
 

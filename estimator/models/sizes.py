@@ -1,7 +1,8 @@
 """A bare size ("7B", "0.5b", "135M") -> a typical architecture of that size.
 
 The typical architectures are the SmolLM2, Qwen2.5 and Llama 3.x dense models of the catalog. When none is
-within 15% of the asked size, the nearest one's layer count is scaled to hit it.
+within 3% of the asked size, the nearest one's layer count is scaled to hit it: "7B" is a
+7B model (Qwen2.5-7B's shape with 25 layers), not Qwen2.5-7B's 7.6B.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ _TYPICAL = (
     "Qwen2.5-72B",
     "Llama-3.1-405B",
 )
-_CLOSE_ENOUGH = 0.15
+_CLOSE_ENOUGH = 0.03
 MAX_SIZE = 10e12
 
 
@@ -59,7 +60,8 @@ def typical(size: float, label: str) -> tuple[Architecture, Note]:
         fixed = arch.embedding_params + arch.lm_head_params
         layers = max(1, round((size - fixed) / per_layer))
         config = {**base.config, "num_hidden_layers": layers}
-        scaled = config_json.from_dict(config, f"{label} ({base.name}-shaped, {layers} layers)")
+        # Named by the size asked for; the note (in the reader's language) says whose shape.
+        scaled = config_json.from_dict(config, label)
         return scaled, Note(
             "bare_size_scaled",
             {"size": label, "model": base.name, "layers": layers, "params": scaled.params},

@@ -113,3 +113,15 @@ def test_the_limiter_allows_a_burst_then_a_steady_rate():
     assert [limiter.allow("u1", now=0) for _ in range(4)] == [True, True, True, False]
     assert limiter.allow("u2", now=0)  # per user
     assert not limiter.allow("u1", now=5) and limiter.allow("u1", now=10.1)
+
+
+def test_a_user_past_the_limit_is_told_so_before_any_request(hub):
+    client = Hub(hub.url, token="")
+    limiter = HubLimiter(per_minute=1, burst=1)
+    resolve_model("someone/tiny", client=client, hub_allowed=lambda: limiter.allow("u"))
+    with pytest.raises(EstimatorError) as e:
+        resolve_model("someone/odd", client=client, hub_allowed=lambda: limiter.allow("u"))
+    assert e.value.code == "hub_rate_limited" and client.requests == 2
+    assert message(e.value, "nl").startswith("te veel opzoekingen")
+    # The catalog needs no Hub, and no allowance.
+    assert resolve_model("Qwen/Qwen2.5-7B-Instruct", hub_allowed=lambda: False).architecture

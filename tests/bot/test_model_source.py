@@ -1,10 +1,12 @@
 """Models from shipped config.json files (the path a Hugging Face download takes too)."""
 
 import json
+import time
 
 import pytest
 
 from bot.model_source import needs_download, resolve_model
+from bot.render.errors import message
 from estimator.errors import EstimatorError
 from tests.conftest import FIXTURES
 
@@ -101,3 +103,49 @@ def test_only_a_hub_id_outside_the_catalog_needs_a_download():
     assert not needs_download("Qwen/Qwen2.5-7B-Instruct")  # in the catalog by its Hub id
     assert not needs_download("llama 3 8b")
     assert not needs_download("./config.json")
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"model_type": "llama", "hidden_size": 4096},
+        {"model_type": "llama", "hidden_size": -1, "num_attention_heads": 2},
+        {
+            "model_type": "llama",
+            "hidden_size": 4096,
+            "num_attention_heads": 32,
+            "num_hidden_layers": 10**6,
+            "vocab_size": 10,
+            "intermediate_size": 10,
+        },
+        {"model_type": "qwen3_next", "hidden_size": 64},
+        {"model_type": "nemotron_h", "num_hidden_layers": 2, "hybrid_override_pattern": "MX"},
+        {"model_type": "t5", "d_model": 512},
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "nl"])
+def test_every_config_error_renders_as_one_friendly_line(tmp_path, config, lang):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    with pytest.raises(EstimatorError) as e:
+        resolve_model(str(path))
+    line = message(e.value, lang)
+    assert "\n" not in line and "{" not in line
+    assert not line.startswith(("error:", "fout:")), line  # a message of its own, not the code
+
+
+def test_a_million_layers_are_refused_at_once(tmp_path):
+    path = tmp_path / "config.json"
+    big = {
+        "model_type": "llama",
+        "hidden_size": 4096,
+        "num_attention_heads": 32,
+        "vocab_size": 32000,
+        "intermediate_size": 11008,
+        "num_hidden_layers": 1_000_000,
+    }
+    path.write_text(json.dumps(big))
+    start = time.monotonic()
+    with pytest.raises(EstimatorError) as e:
+        resolve_model(str(path))
+    assert e.value.code == "config_out_of_range" and time.monotonic() - start < 0.5

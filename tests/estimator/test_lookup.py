@@ -37,10 +37,17 @@ def test_unknown_model_suggests_close_names():
     assert "Mistral-7B-v0.3" in e.value.params["suggestions"]
 
 
-def test_bare_sizes_get_a_typical_architecture():
+def test_a_bare_size_is_a_model_of_that_size():
+    # Qwen2.5-7B (7.62B, 9% off) is too far from 7B: its shape with 25 of its 28 layers of
+    # 233,057,792 parameters is 6.92B.
     seven = lookup.require("7B")
-    assert seven.architecture.params == 7_615_616_512
-    assert seven.notes[0].key == "bare_size" and seven.notes[0].params["model"] == "Qwen2.5-7B"
+    assert seven.architecture.params == 7_615_616_512 - 3 * 233_057_792
+    assert seven.notes[0].key == "bare_size_scaled"
+    assert (seven.notes[0].params["model"], seven.notes[0].params["layers"]) == ("Qwen2.5-7B", 25)
+    assert seven.architecture.name == "7B"
+    # Within 3%, the catalog model itself: Llama-3.1-8B is 8.03B, Qwen2.5-0.5B 0.494B.
+    eight = lookup.require("8B")
+    assert eight.notes[0].key == "bare_size" and eight.architecture.params == 8_030_261_248
     assert lookup.require("0.5b").architecture.name == "Qwen2.5-0.5B"
     twenty = lookup.require("20B")
     assert twenty.notes[0].key == "bare_size_scaled"

@@ -53,15 +53,16 @@ async def test_commands_are_in_the_menu_in_both_languages(bot, fake):
 async def test_a_question_gets_an_answer_buttons_and_a_chart(bot, fake):
     (answer,) = await reply_to(fake, ALICE, "can I fine-tune 7B on 24GB?")
     assert answer.parse_mode == "HTML"
+    # A bare 7B is a 7B model: Qwen2.5-7B's shape with 25 layers, 6.92B.
     assert answer.plain_text.startswith(
-        "Qwen2.5-7B (7.62B), training (full), bf16, 2,048 tokens on 24 GB GPU"
+        "7B (6.92B), training (full), bf16, 2,048 tokens on 24 GB GPU"
     )
-    assert "Verdict: does not fit. Needs 117.6 GiB per device" in answer.plain_text
+    assert "Verdict: does not fit. Needs 107.2 GiB per device" in answer.plain_text
     assert "m:with QLoRA" in answer.callback_data
     assert {"v:why", "v:all"} <= set(answer.callback_data)
     photo = (await fake.wait_for(lambda: fake.photos(ALICE)))[0]
     assert photo.photo.startswith(PNG)
-    assert photo.caption.startswith("Qwen2.5-7B")
+    assert photo.caption.startswith("7B")
 
 
 async def test_a_missing_model_is_asked_with_buttons_then_answered(bot, fake):
@@ -161,14 +162,14 @@ async def test_settings_turn_charts_off_and_units_to_gb(bot, fake):
     fake.press_button(ALICE, second, "s:units=GB")
     await fake.wait_messages(ALICE, 3, timeout=15)
     (answer,) = await reply_to(fake, ALICE, "can I fine-tune 7B on 24GB?")
-    assert "Needs 126.3 GB per device" in answer.plain_text  # 117.6 GiB x 1.0737
+    assert "Needs 115.1 GB per device" in answer.plain_text  # 107.2 GiB x 1.0737
     assert fake.photos(ALICE) == []
 
 
 async def test_a_429_in_the_middle_is_waited_out(bot, fake):
     fake.rate_limit("sendMessage", retry_after=1)
     (answer,) = await reply_to(fake, ALICE, "can I fine-tune 7B on 24GB?")
-    assert answer.plain_text.startswith("Qwen2.5-7B")
+    assert answer.plain_text.startswith("7B (6.92B)")
     assert fake.calls_to("sendMessage")[0].error is not None  # the 429 came first
 
 
