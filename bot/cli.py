@@ -93,7 +93,9 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
         help="offload optimizer states (and ZeRO-3 weights) to CPU RAM",
     )
     p.add_argument(
-        "--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)"
+        "--gpu-memory-utilization",
+        default=None,
+        help="vLLM's / SGLang's share of GPU memory (default: the engine's, 0.9 for vLLM)",
     )
     p.add_argument("--tokens", help="training tokens for the training time and cost (default 1M)")
     p.add_argument(
