@@ -13,6 +13,7 @@ from rules import Advice, Recommendation
 from .. import answers, questions
 from ..i18n import has, t
 from ..render import estimate_json, notes, numbers, report_text
+from ..render.hardware import label as hardware_label
 from ..render.recommendations import texts
 from . import compare
 from .answer import Outcome
@@ -83,9 +84,7 @@ def question(turn: Turn, lang: str) -> Reply:
 
 def _headline(est: Estimate, lang: str) -> Section:
     i = est.inputs
-    hardware = i.machine or t("reply.no_hardware", lang)
-    if i.gpu_count > 1 and " + " not in hardware:  # a mixed set names its counts itself
-        hardware = f"{i.gpu_count}x {hardware}"
+    hardware = hardware_label(i.machine, i.gpu_count) if i.machine else t("reply.no_hardware", lang)
     method = t(f"method.{i.method}", lang) if has(f"method.{i.method}", lang) else i.method
     task = t(f"task.{i.task}", lang) + (f" ({method})" if i.task == "training" else "")
     text = t(

@@ -18,6 +18,7 @@ from estimator.result import COMPONENTS, Device, Estimate
 
 from ..i18n import t
 from . import numbers
+from .hardware import label as hardware_label
 
 DPI = 100
 WIDE = (10.0, 5.0)  # inches at DPI: 1000x500 px with the context panel
@@ -71,7 +72,7 @@ def _title(est: Estimate, lang: str) -> str:
     verdict = t(f"verdict.{est.verdict}", lang)
     if i.machine is None:
         return t("chart.title_no_hardware", lang, model=i.model, verdict=verdict)
-    hardware = f"{i.gpu_count}x {i.machine}" if i.gpu_count > 1 else i.machine
+    hardware = hardware_label(i.machine, i.gpu_count)
     return t("chart.title", lang, model=i.model, hardware=hardware, verdict=verdict)
 
 

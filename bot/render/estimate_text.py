@@ -7,15 +7,14 @@ from rules import Advice
 
 from ..i18n import t
 from . import notes, numbers
+from .hardware import label as hardware_label
 from .recommendations import texts
 
 
 def render(est: Estimate, lang: str) -> str:
     i = est.inputs
     verdict_text = t(f"verdict.{est.verdict}", lang)
-    hardware = i.machine or t("table.none", lang)
-    if i.gpu_count > 1:
-        hardware = f"{i.gpu_count}x {hardware}"
+    hardware = hardware_label(i.machine, i.gpu_count) if i.machine else t("table.none", lang)
     lines = [
         f"{t('table.model', lang)}: {i.model} ({numbers.count(i.params, lang)})   "
         f"{t('table.task', lang)}: {i.task}/{i.method}, {i.engine}, {i.precision}   "

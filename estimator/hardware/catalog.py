@@ -4,7 +4,7 @@ names people use, and the machine a question or a command line describes."""
 from __future__ import annotations
 
 from .data import apple_chips, cloud_instances, cpu_models, cpu_platforms, gpus
-from .lookup import apple_config, cpu_named, find_apple, find_cpu, find_gpu, suggest_gpu
+from .lookup import apple_config, cpu_named, find_cpu, find_gpu
 from .machines import machine, machine_of
 
 __all__ = [
@@ -14,11 +14,9 @@ __all__ = [
     "cpu_models",
     "cpu_named",
     "cpu_platforms",
-    "find_apple",
     "find_cpu",
     "find_gpu",
     "gpus",
     "machine",
     "machine_of",
-    "suggest_gpu",
 ]

@@ -7,7 +7,6 @@ from functools import lru_cache
 from ..errors import EstimatorError
 from ..names import NameIndex
 from .data import apple_chips, cpu_platforms, gpus
-from .read_gpus import suggest
 from .reader import read_hardware
 from .types import AppleChip, CpuPlatform, Gpu
 
@@ -24,20 +23,9 @@ def find_gpu(text: str) -> Gpu | None:
     return cards[0].gpu if len(cards) == 1 and len(mention.options) == 1 else None
 
 
-def suggest_gpu(text: str) -> list[str]:
-    return suggest(text)
-
-
-def find_apple(text: str) -> tuple[AppleChip, int] | None:
-    """An Apple chip and its unified memory in GB from text like "M3 Max 64GB"; the smallest
-    configuration when no memory is said, so a "fits" is never too optimistic."""
-    mention, _ = read_hardware(text)
-    if mention.apple is None:
-        return None
-    return apple_config(mention.apple.chip.chip, mention.apple.memory_gb)
-
-
 def apple_config(chip: str, memory_gb: float | None) -> tuple[AppleChip, int]:
+    """The variant of `chip` that comes with `memory_gb` and that memory in GB; with no memory
+    said, the smallest configuration, so a "fits" is never too optimistic."""
     variants = [c for c in apple_chips() if c.chip == chip]
     if memory_gb is not None:
         gb = round(memory_gb)

@@ -173,10 +173,6 @@ def _label(text: Text, first: int, last: int) -> tuple[str, tuple[int, int]]:
     return "", (last + 1, last)
 
 
-def words_between(text: Text, first: int, last: int) -> list[str]:
-    return [text.word(i) for i in range(first, last + 1)]
-
-
 def is_plural_s(text: Text, i: int) -> bool:
     """ "3090s", "4090's": an "s" written against the name."""
     if text.word(i) != "s":

@@ -51,3 +51,11 @@ def test_absurd_hardware_is_refused_with_the_range(capsys):
     ):
         code, _, err = estimate(capsys, f"--gpu={gpu}")
         assert code == 2 and reason in err and "Traceback" not in err, (gpu, err)
+
+
+def test_a_mixed_set_is_named_once_in_the_table(capsys):
+    code, out, _ = estimate(capsys, "--gpu", "2x 3090 + 3060")
+    assert code == 0 and "Hardware: 2x GeForce RTX 3090 + GeForce RTX 3060 12GB" in out
+    assert "3x 2x" not in out
+    _, out, _ = estimate(capsys, "--gpu", "3090", "--gpus", "2")
+    assert "Hardware: 2x GeForce RTX 3090" in out
