@@ -1,4 +1,4 @@
-"""The JSON contract of DESIGN.md (`--json`), as pydantic models. Keys are stable; new ones may
+"""The JSON contract of `--json` (documented in the README), as pydantic models. Keys are stable; new ones may
 be added, none removed."""
 
 from __future__ import annotations

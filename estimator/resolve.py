@@ -1,4 +1,4 @@
-"""Fill in what the question left open, with the defaults DESIGN.md states, and record each one
+"""Fill in what the question left open, with the stated defaults (estimator/vocabulary.py), and record each one
 as an assumption the answer shows."""
 
 from __future__ import annotations

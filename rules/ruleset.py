@@ -14,9 +14,7 @@ from typing import Any
 from durable.lang import m
 
 # Thresholds of the CPU-versus-GPU guidance. They are this product's advice, stated with it.
-SMALL_LLM_M = (
-    3500  # "about 3B and below" (issue 4): Qwen2.5-3B's 3.09B is small, Phi-3-mini's 3.82B is not
-)
+SMALL_LLM_M = 3500  # "about 3B and below": Qwen2.5-3B's 3.09B is small, Phi-3-mini's 3.82B is not
 LOW_CONCURRENCY = 2
 LARGE_LLM_M = 13000
 MANY_USERS = 4

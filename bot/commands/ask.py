@@ -8,6 +8,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from ..render import plain
 from .profile import Context, run_with_storage
 
 if TYPE_CHECKING:
@@ -49,9 +50,7 @@ async def _ask(s: Context) -> int:
     if s.args.json:
         print(json.dumps(reply.as_json(), indent=2, ensure_ascii=False))
     else:
-        print(reply.text)
-        for n, choice in enumerate(reply.choices, 1):
-            print(f"  {n}) {choice.label}")
+        print(plain.render(reply, "oneshot"))
     return _exit_code(reply)
 
 

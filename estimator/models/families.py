@@ -1,6 +1,6 @@
 """Architecture builders per model family: config.json keys -> weight matrices and 1-D params.
 
-The formulas are those of shared/reference/formulas.md (checked there against stated totals and
+The formulas are the models' own modeling code (checked against stated totals and
 checkpoint byte counts); tests/estimator/test_params.py checks every catalog model against the
 exact counts of the reference catalog.
 """
