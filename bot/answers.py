@@ -11,7 +11,7 @@ from estimator.hardware.types import Machine
 from estimator.report import Report, report
 from estimator.result import Estimate, Note
 from estimator.workload import Workload
-from rules import Advice, advise
+from rules import Advice, Situation, advise
 
 from .conversation.reply import Drawing
 from .render import estimate_json, estimate_text, report_json, report_text
@@ -34,10 +34,11 @@ def answer(
     *,
     tokens: int | None = None,
     kwh_price: float | None = None,
+    situation: Situation | None = None,
 ) -> WorkloadAnswer:
     price = DEFAULT_KWH_PRICE_USD if kwh_price is None else kwh_price
     rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
-    advice = advise(workload, machine)
+    advice = advise(workload, machine, situation)
     all_notes = (
         list(notes)
         + list(rep.estimate.assumptions)

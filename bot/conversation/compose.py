@@ -191,7 +191,8 @@ def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
             verdict.append(Item(text=t("reply.smallest_gpu", lang, gpu=gpu)))
     sections = [_headline(est, lang), Section(kind="verdict", items=verdict), _breakdown(est, lang)]
     sections += _advice(ans.advice, lang)
-    sections += _lines("speed", t("table.speed", lang), report_text.speed(ans.report, lang))
+    if est.verdict != "does_not_fit":  # no speed for what cannot run
+        sections += _lines("speed", t("table.speed", lang), report_text.speed(ans.report, lang))
     sections += _assumed(est, lang)
     refine, choices = _refinements(found, lang)
     sections += [*refine, Section(kind="hint")]

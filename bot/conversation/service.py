@@ -212,7 +212,7 @@ class Conversation:
             notes += (Note("from_profile", {"hardware": profile_text}),)
         draft, notes, kwh_price = self._prepared(turn.state.draft, prefs, notes)
         try:
-            outcome = answer(draft, notes, kwh_price)
+            outcome = answer(draft, notes, kwh_price, turn.from_profile)
             found = (
                 refinements(draft, outcome.workload.estimate.per_device_bytes)
                 if outcome.workload
