@@ -18,7 +18,7 @@ import signal
 import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
 
 from ..i18n import t
 from ..render import questions_list
@@ -26,6 +26,11 @@ from . import terminal
 from .ask import incoming
 from .profile import Context, run_with_storage, when
 
+if TYPE_CHECKING:
+    from ..detect.readings import Detected
+
+# Yes to a [Y/n] question: Enter alone, or yes in English or Dutch.
+YES = frozenset({"", "y", "yes", "j", "ja"})
 QUIT = re.compile(r"^\s*/?(quit|exit|stop|bye|doei|stoppen)\s*$", re.IGNORECASE)
 HISTORY = re.compile(r"^\s*/?(history|geschiedenis)\s*$", re.IGNORECASE)
 HISTORY_SHOWN = 10
@@ -112,12 +117,61 @@ async def _history(s: Context, lang: str) -> None:
         print(f"  {when(q.created_at)}  {questions_list.line(q, lang)}")
 
 
+class _ThisMachine:
+    """The detected hardware in question words, read once, on the first need."""
+
+    def __init__(self) -> None:
+        self._words: str | None = None
+        self._found: Detected | None = None
+
+    def found(self) -> Detected:
+        if self._found is None:
+            from ..detect import detect
+
+            self._found = detect()
+        return self._found
+
+    def words(self) -> str:
+        if self._words is None:
+            from ..detect.profile import profile, words
+
+            self._words = words(profile(self.found()).spec)
+        return self._words
+
+
+async def _offer_this_machine(s: Context, machine: _ThisMachine) -> None:
+    """On a first run (no profile saved), the detected hardware as the default profile."""
+    from ..detect.profile import profile, words
+    from ..profile_text import describe
+
+    user = await s.storage.users.find("local", s.os_user)
+    if user is not None and await s.storage.profiles.of_user(user.id):
+        return
+    spec = profile(machine.found()).spec
+    answer = _read(t("chat.detect_offer", s.lang, hardware=describe(spec, s.lang)))
+    if answer is INTERRUPTED or answer is None:
+        print()
+    if not isinstance(answer, str) or answer.strip().lower() not in YES:
+        print(terminal.render(t("chat.detect_skipped", s.lang)))
+        return
+    user = await s.storage.users.ensure("local", s.os_user)
+    saved = await s.storage.profiles.save(
+        user.id, t("detect.profile_name", s.lang), spec, text=words(spec), make_default=True
+    )
+    print(t("profile.saved", s.lang, name=saved.name, hardware=describe(saved.hardware, s.lang)))
+    print(t("profile.now_default", s.lang, name=saved.name))
+
+
 async def _chat(s: Context, save_history: Callable[[], None]) -> int:
     from ..conversation.service import Conversation
+    from ..detect import mention
 
     conversation = Conversation(s.storage, local_files=True)
     lang = s.lang
+    machine = _ThisMachine()
     print(terminal.render(t("chat.welcome", lang)))
+    if sys.stdin.isatty():
+        await _offer_this_machine(s, machine)
     choices: list[str] = []
     abandoned = False  # an answer stopped with Ctrl-C, maybe still waiting in its thread
     while True:
@@ -141,6 +195,8 @@ async def _chat(s: Context, save_history: Callable[[], None]) -> int:
         if number.isdigit() and 1 <= int(number) <= len(choices):
             text = choices[int(number) - 1]
             print(f"  ({text})")
+        if mention.mentions(text):
+            text = mention.replace(text, machine.words())
         reply = await _interruptible(conversation.handle(incoming(s, text)))
         if reply is INTERRUPTED:
             print(t("chat.interrupted", lang))

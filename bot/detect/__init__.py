@@ -16,23 +16,11 @@ def detect() -> Detected:
 
     from . import apple, host, nvidia, rocm
 
-    unread: list[str] = []
-    gpus: list[GpuReading] = []
-    found_apple = None
     if platform.system() == "Darwin":
         found_apple = apple.read()
-    else:
-        readings, reason = nvidia.read()
-        gpus += readings
-        if reason is not None:
-            unread.append(reason)
-        gpus += rocm.read()
-    return Detected(
-        gpus=tuple(gpus),
-        apple=found_apple,
-        host=host.read(found_apple),
-        unread=tuple(unread),
-    )
+        return Detected(gpus=(), apple=found_apple, host=host.read(found_apple))
+    gpus, reason = nvidia.read()
+    return Detected(gpus=(*gpus, *rocm.read()), apple=None, host=host.read(), nvidia_unread=reason)
 
 
 __all__ = ["AppleReading", "Detected", "GpuReading", "HostReading", "detect"]

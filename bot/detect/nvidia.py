@@ -11,15 +11,15 @@ def read() -> tuple[list[GpuReading], str | None]:
     try:
         import pynvml
     except ImportError:
-        return [], "NVML: nvidia-ml-py is not installed"
+        return [], "nvidia-ml-py is not installed"
     try:
         pynvml.nvmlInit()
     except pynvml.NVMLError as exc:
-        return [], f"NVML: {exc}"
+        return [], str(exc)
     try:
         return [_device(pynvml, i) for i in range(pynvml.nvmlDeviceGetCount())], None
     except pynvml.NVMLError as exc:
-        return [], f"NVML: {exc}"
+        return [], str(exc)
     finally:
         pynvml.nvmlShutdown()
 

@@ -36,5 +36,5 @@ class Detected:
     gpus: tuple[GpuReading, ...]
     apple: AppleReading | None
     host: HostReading
-    # Readers that could not read, with why ("NVML: library not found").
-    unread: tuple[str, ...] = ()
+    # Why NVIDIA's library could not be read ("NVML Shared Library Not Found"), when it could not.
+    nvidia_unread: str | None = None

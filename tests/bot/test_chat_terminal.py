@@ -46,6 +46,13 @@ class Chat:
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
         self.output = ""
 
+    def start(self, use_this_machine: str = "n") -> str:
+        """Past the first run's offer of the detected hardware (the database is new), to the
+        first prompt; what was shown meanwhile."""
+        shown = self.read_until("[Y/n] ")
+        self.type(use_this_machine + "\r")
+        return shown + self.read_until("\r\n> ")
+
     def read_until(self, needle: str, timeout: float = 60) -> str:
         """Everything printed until `needle` (included) appears after what was read before."""
         start = len(self.output)
@@ -96,7 +103,7 @@ def history(tmp_path: Path) -> str:
 
 def test_ctrl_c_drops_the_line_and_ctrl_d_leaves(tmp_path: Path) -> None:
     chat = Chat(tmp_path)
-    chat.read_until("\r\n> ")
+    chat.start()
     chat.type("half a quest")
     chat.read_until("half a quest")
     chat.type("\x03")
@@ -124,7 +131,7 @@ def test_ctrl_c_stops_an_answer_and_the_chat_goes_on(tmp_path: Path) -> None:
             HF_ENDPOINT=f"http://127.0.0.1:{hub.getsockname()[1]}",
             HF_HOME=str(tmp_path / "hf"),
         )
-        chat.read_until("> ")
+        chat.start()
         chat.type("can I run someone/unheard-of-model-7b on an RTX 4090?\r")
         ready, _, _ = select.select([hub], [], [], 60)
         assert ready, "the chat never asked the Hub"
@@ -148,12 +155,12 @@ def test_lines_wrap_to_the_terminal_between_words_and_the_verdict_has_colour(
 ) -> None:
     question = "can I fully fine-tune qwen2.5 7b on a 4090?"
     wide = Chat(tmp_path / "wide", columns=400, NO_COLOR="1")
-    wide.read_until("> ")
+    wide.start()
     unwrapped = wide.answer(question)
     wide.type("\x04")
     assert wide.exit_code() == 0
     narrow = Chat(tmp_path / "narrow", columns=50)
-    narrow.read_until("> ")
+    narrow.start()
     wrapped = narrow.answer(question)
     narrow.type("\x04")
     assert narrow.exit_code() == 0
@@ -168,3 +175,34 @@ def test_lines_wrap_to_the_terminal_between_words_and_the_verdict_has_colour(
     coloured = [line for line in wrapped.split("\r\n") if "\x1b[" in line]
     assert coloured and all(line.startswith("\x1b[1;31m") for line in coloured)
     assert "does not fit" in " ".join(ANSI.sub("", line) for line in coloured).lower()
+
+
+def this_machine_words() -> str:
+    """What the answer's headline shows of this machine (without hardware it shows none)."""
+    from bot.detect import detect
+    from bot.detect.profile import profile
+
+    spec = profile(detect()).spec
+    return spec.gpu or spec.apple_chip or "on CPU"
+
+
+def test_the_first_run_offers_this_machine_and_my_machine_means_it(tmp_path: Path) -> None:
+    chat = Chat(tmp_path)
+    shown = chat.start("n")
+    assert "No hardware is saved yet. This machine has " in shown
+    assert "Not saved." in shown
+    reply = chat.answer("can I run qwen2.5 7b on my machine?")
+    assert this_machine_words() in reply.split("\r\n")[0]
+    chat.type("\x04")
+    assert chat.exit_code() == 0
+    # Nothing saved, so the next start offers it again; yes saves it as the default.
+    chat = Chat(tmp_path)
+    shown = chat.start("")
+    assert "Saved profile 'this machine': " in shown
+    assert "'this machine' is now your default profile." in shown
+    chat.type("\x04")
+    assert chat.exit_code() == 0
+    chat = Chat(tmp_path)
+    assert "[Y/n]" not in chat.read_until("\r\n> ")
+    chat.type("\x04")
+    assert chat.exit_code() == 0
