@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
-from .commands import ask, bot, chat, data, detect, history, mcp, profile
+from .commands import ask, bot, chat, completion, data, detect, history, mcp, profile
 from .i18n import LANGUAGES, language, t
 
 # Commands that print their answer and end; nothing of theirs runs at interpreter exit.
@@ -126,6 +126,7 @@ def parser() -> argparse.ArgumentParser:
     bot.register(sub)
     mcp.register(sub)
     detect.register(sub)
+    completion.register(sub)
     cal = sub.add_parser("calibrate", help="compare the estimator with published measurements")
     cal.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     cal.add_argument("--lang", help="en or nl")
