@@ -114,4 +114,3 @@ def test_an_unknown_shell_is_one_line(capsys: pytest.CaptureFixture) -> None:
         main(["completion", "powershell"])
     assert stopped.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
-
