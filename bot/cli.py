@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
-from .commands import ask, bot, chat, completion, data, detect, history, mcp, profile
+from .commands import ask, bot, chat, completion, data, detect, history, mcp, output, profile
 from .i18n import LANGUAGES, language, t
 
 # Commands that print their answer and end; nothing of theirs runs at interpreter exit.
@@ -98,6 +98,7 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
         "--kwh-price", help="electricity price in USD per kWh (default 0.16, the US average)"
     )
     p.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
+    output.add_format(p)
     p.add_argument("--lang", help="en or nl (default: LLM_SIZER_LANG, else en)")
 
 
