@@ -101,7 +101,8 @@ async def _interruptible(work: Coroutine[Any, Any, R]) -> R | Interrupted:
     try:
         return await task
     except asyncio.CancelledError:
-        if asyncio.current_task().cancelling():  # the chat itself is being stopped
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():  # the chat itself is being stopped
             raise
         return INTERRUPTED
     finally:
@@ -198,7 +199,7 @@ async def _chat(s: Context, save_history: Callable[[], None]) -> int:
         if mention.mentions(text):
             text = mention.replace(text, machine.words())
         reply = await _interruptible(conversation.handle(incoming(s, text)))
-        if reply is INTERRUPTED:
+        if isinstance(reply, str):  # INTERRUPTED
             print(t("chat.interrupted", lang))
             abandoned = True
             continue

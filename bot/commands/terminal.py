@@ -1,6 +1,6 @@
 """The terminal's screen for the chat: lines wrapped to its width between words (a long word is
-never cut, an indented or numbered line continues under its text), and the verdict in colour
-where the output is a terminal that takes colour (not with NO_COLOR set, https://no-color.org,
+never cut, an indented or numbered line continues under its text), and the verdict in colour,
+where the output is a terminal (and one that takes colour (not with NO_COLOR set, https://no-color.org,
 nor TERM=dumb)."""
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ def wrap(line: str, columns: int) -> list[str]:
     """`line` in lines of at most `columns` characters, broken between words only."""
     if len(line) <= columns:
         return [line]
-    indent = " " * len(_MARKER.match(line).group(0))
+    marker = _MARKER.match(line)
+    indent = " " * (marker.end() if marker else 0)
     if len(indent) > columns // 2:
         indent = ""
     return textwrap.wrap(
@@ -56,12 +57,13 @@ def wrap(line: str, columns: int) -> list[str]:
 
 def render(text: str, reply: Reply | None = None, *, stream: TextIO = sys.stdout) -> str:
     """`text` (a reply's plain rendering) wrapped to the terminal, its verdict line emphasised."""
-    columns = max(20, width() - 1)
+    # Into a pipe or a file, lines stay whole: whatever reads them wraps them its own way.
+    columns = max(20, width() - 1) if stream.isatty() else None
     verdict_line = _verdict_line(reply) if reply is not None and colour(stream) else None
     style = VERDICT_STYLE.get(reply.verdict or "", BOLD) if reply is not None else BOLD
     out: list[str] = []
     for line in text.split("\n"):
-        parts = wrap(line, columns)
+        parts = wrap(line, columns) if columns else [line]
         if verdict_line is not None and line.strip() == verdict_line:
             parts = [f"{style}{part}{RESET}" for part in parts]
             verdict_line = None

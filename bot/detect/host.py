@@ -11,7 +11,7 @@ CPUINFO = Path("/proc/cpuinfo")
 
 
 def read(apple: AppleReading | None = None) -> HostReading:
-    import psutil
+    import psutil  # type: ignore[import-untyped]  # no type hints without types-psutil
 
     memory = psutil.virtual_memory()
     return HostReading(

@@ -9,7 +9,7 @@ from .readings import GpuReading
 def read() -> tuple[list[GpuReading], str | None]:
     """The NVIDIA GPUs, and why none could be read (no driver, no library) or None."""
     try:
-        import pynvml
+        import pynvml  # type: ignore[import-untyped]  # nvidia-ml-py ships no type hints
     except ImportError:
         return [], "nvidia-ml-py is not installed"
     try:
