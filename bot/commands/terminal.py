@@ -1,7 +1,7 @@
 """The terminal's screen for the chat: lines wrapped to its width between words (a long word is
-never cut, an indented or numbered line continues under its text), and the verdict in colour,
-where the output is a terminal (and one that takes colour (not with NO_COLOR set, https://no-color.org,
-nor TERM=dumb)."""
+never cut, an indented or numbered line continues under its text), and the verdict in colour.
+Both only where the output is a terminal; colour not with NO_COLOR set (https://no-color.org)
+nor with TERM=dumb."""
 
 from __future__ import annotations
 
