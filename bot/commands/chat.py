@@ -94,10 +94,14 @@ def _read(prompt: str) -> str | Interrupted | None:
 
 
 async def _interruptible(work: Coroutine[Any, Any, R]) -> R | Interrupted:
-    """`work`, or INTERRUPTED when Ctrl-C stops it first."""
+    """`work`, or INTERRUPTED when Ctrl-C stops it first. (Event loops without signal handlers,
+    as on Windows, let Ctrl-C end the chat instead.)"""
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(work)
-    loop.add_signal_handler(signal.SIGINT, task.cancel)
+    try:
+        loop.add_signal_handler(signal.SIGINT, task.cancel)
+    except NotImplementedError:
+        return await task
     try:
         return await task
     except asyncio.CancelledError:
