@@ -45,6 +45,7 @@ class OffloadOut(BaseModel):
     ram_bytes: int
     gpu_layers: int | None
     total_layers: int | None
+    expert_layers: int = 0  # llama.cpp --n-cpu-moe: leading layers whose experts are in RAM
 
 
 class MemoryOut(BaseModel):

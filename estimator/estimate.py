@@ -84,9 +84,15 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
         usable.append(free)
         if index == 0:
             assumptions += notes
-    label = machine.name
+    groups = iplan.layer_groups if iplan is not None else ()
     devices = tuple(
-        Device(f"{label} #{i}" if len(parts) > 1 else label, c, machine.device_bytes, u)
+        Device(
+            _label(machine, i, len(parts)),
+            c,
+            machine.device_capacities[i] if machine.kind == "gpu" else machine.device_bytes,
+            u,
+            groups[i] if groups else None,
+        )
         for i, (c, u) in enumerate(zip(parts, usable, strict=True))
     )
     verdict, headroom = fit_verdict([c.total for c in parts], usable)
@@ -118,6 +124,12 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     return Estimate(inputs, total, devices, verdict, offload, tuple(steps), tuple(assumptions))
 
 
+def _label(machine: Machine, index: int, devices: int) -> str:
+    if machine.cards and machine.mixed:
+        return f"{machine.cards[index].name} #{index}"
+    return f"{machine.name} #{index}" if devices > 1 else machine.name
+
+
 def _try_offload(
     engine: engines.Engine,
     machine: Machine,
@@ -129,8 +141,9 @@ def _try_offload(
     offload: Offload | None,
     assumptions: list[Note],
 ) -> tuple[str, Offload | None]:
-    """Inference that does not fit on the GPUs: can llama.cpp / transformers keep some layers in
-    CPU RAM (llama.cpp -ngl, transformers device_map with max_memory)?"""
+    """Inference that does not fit on the GPUs: can the engine keep the MoE experts of some
+    layers in CPU RAM (llama.cpp --n-cpu-moe), or whole layers (llama.cpp -ngl, transformers
+    device_map with max_memory)?"""
     if machine.kind == "apple":
         # Over the GPU working-set cap but within unified memory: llama.cpp runs the remaining
         # layers on the CPU, or the cap can be raised (sysctl iogpu.wired_limit_mb).
@@ -143,9 +156,38 @@ def _try_offload(
     if ram is None:
         assumptions.append(Note("ram_unknown", {}))
         return verdict, offload
+    if engine.offloads_experts and iplan.expert_bytes:
+        experts = _offload_experts(parts, usable, iplan)
+        if experts is not None:
+            return ("offload" if experts.ram_bytes <= ram else verdict), experts
     budget = sum(usable) - sum(c.activations + c.overhead for c in parts) - iplan.gpu_fixed
     gpu_layers = gpu_layers_that_fit(iplan.layer_bytes, max(0, budget))
     on_gpu = sum(iplan.layer_bytes[len(iplan.layer_bytes) - gpu_layers :])
     ram_needed = sum(iplan.layer_bytes) - on_gpu + iplan.host_only
-    result = Offload(ram_needed, gpu_layers, len(iplan.layer_bytes))
+    per_gpu = (on_gpu + iplan.gpu_fixed) // len(parts) + max(
+        c.activations + c.overhead for c in parts
+    )
+    result = Offload(ram_needed, gpu_layers, len(iplan.layer_bytes), gpu_bytes=per_gpu)
     return ("offload" if ram_needed <= ram else verdict), result
+
+
+def _offload_experts(
+    parts: list[Components], usable: list[int], iplan: InferencePlan
+) -> Offload | None:
+    """The fewest leading layers whose experts must move to RAM for the rest to fit (llama.cpp
+    --n-cpu-moe N keeps the experts of layers 0..N-1 in RAM); None when even all of them are
+    not enough. Several GPUs are taken together: the layer split rebalances what is left."""
+    need = sum(c.total for c in parts)
+    room = sum(usable) if len(parts) > 1 else usable[0]
+    moved = 0
+    for index, size in enumerate(iplan.expert_bytes):
+        moved += size
+        if size and need - moved <= room:
+            return Offload(
+                moved + iplan.host_only,
+                total_layers=len(iplan.layer_bytes),
+                expert_layers=index + 1,
+                moe_layers=sum(1 for b in iplan.expert_bytes if b),
+                gpu_bytes=(need - moved) // len(parts),
+            )
+    return None

@@ -75,6 +75,7 @@ class Device:
     components: Components
     capacity_bytes: int | None = None  # physical memory
     usable_bytes: int | None = None  # after CUDA context, display, working-set cap, OS
+    layers: int | None = None  # decoder layers it holds in a layer split
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,12 @@ class Offload:
     ram_bytes: int
     gpu_layers: int | None = None
     total_layers: int | None = None
+    # The leading decoder layers whose MoE experts stay in RAM (llama.cpp --n-cpu-moe N), and
+    # how many layers have experts (the last ones; those before them are dense).
+    expert_layers: int = 0
+    moe_layers: int = 0
+    # What stays on the fullest GPU once the rest is in RAM.
+    gpu_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,12 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from estimator import inverse
-from estimator.cost import DEFAULT_KWH_PRICE_USD, electricity, purchase
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.memory.constants import OS_RESERVE_BYTES
+from estimator.report import Report
 from estimator.resolve import resolve
 from estimator.result import Estimate
 from estimator.speed import inference_speed
@@ -110,20 +109,20 @@ def _guidance_fields(w: Workload, m: Machine | None, est: Estimate) -> dict[str,
     return out
 
 
-def _cost_fields(w: Workload, m: Machine | None) -> dict[str, Any]:
-    """Buying the asked GPUs against renting the cheapest instance that fits, and power."""
+def _cost_fields(rep: Report, m: Machine | None) -> dict[str, Any]:
+    """Buying the asked GPUs against renting the cheapest instance that fits, and power: the
+    answer's own cost figures (its electricity price, its cheapest instance), not a second
+    search."""
     if m is None or m.kind != "gpu":
         return {}
     out: dict[str, Any] = {}
-    power = electricity(m, DEFAULT_KWH_PRICE_USD, None)
-    if power is not None:
-        out["power_usd_per_hour"] = power.per_hour
-    cheapest = inverse.cheapest_cloud(w).value
-    price = cheapest.usd_per_hour if cheapest is not None else None
-    buy = purchase(m, price)
+    if rep.electricity is not None:
+        out["power_usd_per_hour"] = rep.electricity.per_hour
+    buy = rep.purchase
     if buy is not None:
         out.update(purchase_usd=round(buy.usd), purchase_verified=int(buy.verified))
-        if buy.break_even_hours is not None and cheapest is not None:
+        if buy.break_even_hours is not None and rep.cloud:
+            cheapest = rep.cloud[0].instance
             out.update(
                 break_even_hours=round(buy.break_even_hours),
                 cloud_usd_per_hour=cheapest.usd_per_hour,
@@ -132,7 +131,7 @@ def _cost_fields(w: Workload, m: Machine | None) -> dict[str, Any]:
     return out
 
 
-def llm_facts(w: Workload, m: Machine | None) -> Facts:
+def llm_facts(w: Workload, m: Machine | None, rep: Report) -> Facts:
     est = estimate(w, m)
     i = est.inputs
     fact: dict[str, Any] = {
@@ -165,7 +164,7 @@ def llm_facts(w: Workload, m: Machine | None) -> Facts:
             else alternatives.inference(w, m, est)
         )
     fact.update(_alternative_fields(alts))
-    fact.update(_cost_fields(w, m))
+    fact.update(_cost_fields(rep, m))
     return Facts(fact, est, {a.name: a for a in alts})
 
 

@@ -76,13 +76,13 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         model=choice.architecture,
         task=args.task,
         method=args.method,
-        precision=args.precision,
+        precision=args.precision or choice.precision,
         kv_precision=args.kv_precision,
         context=None if args.context is None else parse_int("context", args.context),
         prompt_tokens=None if args.prompt is None else parse_int("prompt", args.prompt),
         batch=parse_int("batch", args.batch),
         concurrency=parse_int("concurrency", args.concurrency),
-        engine=args.engine,
+        engine=args.engine or choice.engine,
         optimizer=args.optimizer,
         lora_rank=parse_int("lora_rank", args.lora_rank),
         lora_targets=args.lora_targets.strip().lower(),
@@ -94,7 +94,9 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         flash_attention=args.flash_attention,
         zero=parse_int("zero", args.zero),
         offload=args.offload,
-        gpu_memory_utilization=parse_share("gpu_memory_utilization", args.gpu_memory_utilization),
+        gpu_memory_utilization=None
+        if args.gpu_memory_utilization is None
+        else parse_share("gpu_memory_utilization", args.gpu_memory_utilization),
     )
     return workload, machine, choice.notes
 

@@ -59,6 +59,7 @@ def answer(est: Estimate, lang: str) -> AnswerOut:
                 ram_bytes=est.offload.ram_bytes,
                 gpu_layers=est.offload.gpu_layers,
                 total_layers=est.offload.total_layers,
+                expert_layers=est.offload.expert_layers,
             ),
         ),
         verdict=est.verdict,
