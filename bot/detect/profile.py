@@ -34,7 +34,8 @@ _VENDORS = ("NVIDIA ", "AMD ")
 class Profile:
     spec: HardwareSpec
     gpus: tuple[GpuReading, ...]  # the cards it counts
-    left_out: tuple[GpuReading, ...]  # cards of another kind, not in the profile
+    # Cards it cannot hold: an unknown card of another size beside the ones it counts.
+    left_out: tuple[GpuReading, ...]
 
 
 def catalog_gpu(reading: GpuReading) -> Gpu | None:
@@ -71,9 +72,21 @@ def profile(detected: Detected) -> Profile:
     for card in cards:
         gpu = catalog_gpu(card)
         kinds.setdefault(gpu.name if gpu else f"{card.total_bytes / GIB:.1f}", []).append(card)
+    named = {name: catalog_gpu(group[0]) for name, group in kinds.items()}
+    if len(kinds) > 1 and all(named.values()):
+        # A set of different catalog cards ("2x RTX 3090 + RTX 3060 12GB"), the largest first.
+        order = sorted(kinds, key=lambda name: -named[name].memory_gib)  # type: ignore[union-attr]
+        spec = HardwareSpec(
+            gpu=" + ".join(f"{len(kinds[n])}x {n}" if len(kinds[n]) > 1 else n for n in order),
+            gpu_count=len(cards),
+            gpu_memory_gb=max(g.memory_gib for g in named.values() if g),
+            ram_gb=ram_gb,
+            cpu=cpu,
+        )
+        return Profile(spec, tuple(cards), ())
     smallest = min(c.total_bytes for c in cards)
     if len(kinds) > 1 and max(c.total_bytes for c in cards) <= smallest * (1 + SAME_SIZE):
-        # A 4090 beside a 3090: for memory, two cards of the smaller size.
+        # Cards of one size, not all in the catalog: for memory, that many of the smaller.
         spec = HardwareSpec(
             gpu_count=len(cards), gpu_memory_gb=_gb(smallest), ram_gb=ram_gb, cpu=cpu
         )
@@ -96,7 +109,8 @@ def words(spec: HardwareSpec) -> str:
     if spec.apple_chip:
         return f"{spec.apple_chip} {spec.apple_memory_gb}GB"
     if spec.gpu:
-        count = f"{spec.gpu_count}x " if spec.gpu_count > 1 else ""
+        mixed = "+" in spec.gpu  # a mixed set names its counts itself
+        count = f"{spec.gpu_count}x " if spec.gpu_count > 1 and not mixed else ""
         return f"{count}{spec.gpu}{ram}"
     if spec.gpu_count:
         memory = f"{spec.gpu_memory_gb:g}GB"

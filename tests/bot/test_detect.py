@@ -78,16 +78,27 @@ def test_rtx_5090s_with_a_model_loaded() -> None:
     assert "GPU 1: NVIDIA GeForce RTX 5090, 31.8 GiB (3.4 GiB free)" in text
 
 
-def test_an_amd_card_the_catalog_lacks_counts_by_its_memory() -> None:
+def test_an_amd_card_of_the_catalog() -> None:
     (card,) = rocm.parse(recorded("rocm-rx7900xt.csv"))
     assert card.name == "Radeon RX 7900 XT"
     assert card.total_bytes == 21_458_059_264
     assert card.free_bytes == 21_458_059_264 - 27_856_896
-    assert catalog_gpu(card) is None
     spec = profile(machine([card])).spec
-    # 21,458,059,264 B is 19.98 GiB.
-    assert (spec.gpu, spec.gpu_count, spec.gpu_memory_gb) == (None, 1, 20.0)
-    assert words(spec) == "a 20GB GPU, 23.5GB RAM"
+    # 21,458,059,264 B is 19.98 GiB: the catalog's 20 GB card.
+    assert (spec.gpu, spec.gpu_count, spec.gpu_memory_gb) == ("Radeon RX 7900 XT", 1, 20.0)
+
+
+def navi21() -> GpuReading:
+    """A card rocm-smi names only by its chip ("Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]")."""
+    return rocm.parse(recorded("rocm-rx6800-raphael.csv"))[0]
+
+
+def test_a_card_the_catalog_cannot_name_counts_by_its_memory() -> None:
+    assert catalog_gpu(navi21()) is None
+    spec = profile(machine([navi21()])).spec
+    # 17,163,091,968 B is 15.98 GiB.
+    assert (spec.gpu, spec.gpu_count, spec.gpu_memory_gb) == (None, 1, 16.0)
+    assert words(spec) == "a 16GB GPU, 23.5GB RAM"
 
 
 def test_integrated_graphics_are_left_out() -> None:
@@ -153,25 +164,38 @@ def test_sysctl_without_an_apple_chip_is_no_apple_machine() -> None:
     )
 
 
-def test_a_mixed_set_of_equal_cards_counts_every_card() -> None:
-    """A 4090 (24,564 MiB) beside a 3090 (24,576 MiB, as nvidia-smi shows it): two cards of
-    24 GB, for memory."""
+def test_a_mixed_set_names_every_card_largest_first() -> None:
+    """A 4090 (24,564 MiB) beside an H100 (81,559 MiB): one machine of both, as a profile and
+    as a question names it."""
+    from bot.conversation.parse import parse
+
     (rtx4090, _) = nvml("nvidia-2x-rtx4090.json")
-    rtx3090 = nvidia.reading("NVIDIA GeForce RTX 3090", 24_576 * MIB, 24_000 * MIB)
-    found = profile(machine([rtx4090, rtx3090]))
-    assert (found.spec.gpu, found.spec.gpu_count, found.spec.gpu_memory_gb) == (None, 2, 24.0)
+    h100s = nvml("nvidia-2x-h100-busy.json")
+    found = profile(machine([rtx4090, *h100s]))
+    spec = found.spec
+    assert spec.gpu == "2x H100 SXM5 80GB + GeForce RTX 4090"
+    assert (spec.gpu_count, spec.gpu_memory_gb) == (3, 80.0)
     assert found.left_out == ()
+    said = parse(f"can I run 70B on {words(spec)}?")
+    assert (said.gpu, said.gpus) == ("2x H100 SXM5 80GB + GeForce RTX 4090", 3)
 
 
-def test_a_mixed_set_of_different_sizes_keeps_the_larger_kind() -> None:
-    (rtx4090, _) = nvml("nvidia-2x-rtx4090.json")
+def test_an_unnamed_card_beside_one_of_its_size_counts_both_by_memory() -> None:
+    """Beside the Navi 21 (15.98 GiB), a second 16 GiB card of another make."""
+    other = GpuReading("nvidia", "NVIDIA GeForce RTX 4060 Ti", 16 * GIB, None)
+    found = profile(machine([navi21(), other]))
+    assert (found.spec.gpu, found.spec.gpu_count, found.spec.gpu_memory_gb) == (None, 2, 16.0)
+
+
+def test_an_unnamed_card_of_another_size_is_left_out() -> None:
     (h100, _) = nvml("nvidia-2x-h100-busy.json")
-    found = profile(machine([rtx4090, h100]))
+    found = profile(machine([navi21(), h100]))
     assert (found.spec.gpu, found.spec.gpu_count) == ("H100 SXM5 80GB", 1)
-    assert found.left_out == (rtx4090,)
-    assert any(
-        "Not in the profile" in line and "RTX 4090" in line
-        for line in lines(machine([rtx4090, h100]), "en")
+    assert found.left_out == (navi21(),)
+    text = lines(machine([navi21(), h100]), "en")
+    assert (
+        "  Not in the profile (its kind and size are not in the catalog): "
+        "Navi 21 [Radeon RX 6800/6800 XT / 6900 XT]" in text
     )
 
 
