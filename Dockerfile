@@ -5,6 +5,7 @@
 #   docker build -t llm-sizer .
 #   docker run --rm --env-file .env llm-sizer            # the bot, long polling
 #   docker run --rm llm-sizer ask "can I run 7B on 24GB?"
+#   docker run --rm -it -v llm-sizer-data:/home/app/.local/share/llm-sizer llm-sizer chat
 #
 # Two stages: durable-rules 2.0.28 has no wheels and compiles C/C++ from source, so the builder
 # has build-essential and installs everything into /opt/venv; the final stage copies only that
@@ -53,8 +54,11 @@ USER 10001:10001
 # comes from the environment (docker-compose.yml's env_file). Hugging Face and matplotlib
 # caches go to /home/app/.cache and /home/app/.config.
 WORKDIR /home/app
-# Build matplotlib's font cache now rather than on the first chart.
-RUN python -c "import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot"
+# Build matplotlib's font cache now rather than on the first chart; and make the data directory
+# (the SQLite database, the chat history) as the app user, so that a volume mounted there is
+# writable: `docker run -it -v llm-sizer-data:/home/app/.local/share/llm-sizer llm-sizer chat`.
+RUN python -c "import matplotlib; matplotlib.use('Agg'); import matplotlib.pyplot" \
+    && mkdir -p /home/app/.local/share/llm-sizer
 # No HEALTHCHECK here: the same image runs a one-shot migration, the polling bot (no port to
 # probe) and the webhook server; docker-compose.yml gives the webhook service its /healthz check.
 ENTRYPOINT ["llm-sizer"]

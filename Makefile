@@ -26,13 +26,13 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@$(BIN)/llm-sizer chat
 
-# -rs lists every skipped test with its reason at the end (PostgreSQL tests skip unless
-# LLM_SIZER_TEST_POSTGRES_URL is set; the compose check skips without Docker Compose).
+# pytest ends with the reasons tests were skipped, with their counts (tests/skip_summary.py):
+# PostgreSQL tests skip unless LLM_SIZER_TEST_POSTGRES_URL is set (.ci/run sets it).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -rs
+	$(BIN)/python -m pytest
 
 calibrate: $(STAMP)
 	$(BIN)/llm-sizer calibrate

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
-from .commands import ask, bot, chat, data, history, mcp, profile
+from .commands import ask, bot, chat, completion, data, detect, history, mcp, output, profile
 from .i18n import LANGUAGES, language, t
 
 # Commands that print their answer and end; nothing of theirs runs at interpreter exit.
@@ -102,6 +102,7 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
         "--kwh-price", help="electricity price in USD per kWh (default 0.16, the US average)"
     )
     p.add_argument("--json", action="store_true", help="print the JSON contract instead of a table")
+    output.add_format(p)
     p.add_argument("--lang", help="en or nl (default: LLM_SIZER_LANG, else en)")
 
 
@@ -129,6 +130,8 @@ def parser() -> argparse.ArgumentParser:
     data.register(sub)
     bot.register(sub)
     mcp.register(sub)
+    detect.register(sub)
+    completion.register(sub)
     cal = sub.add_parser("calibrate", help="compare the estimator with published measurements")
     cal.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     cal.add_argument("--lang", help="en or nl")

@@ -333,6 +333,9 @@ def test_the_image_runs_llm_sizer_as_a_non_root_user() -> None:
     assert 'ENTRYPOINT ["llm-sizer"]' in final
     assert 'CMD ["bot"]' in final
     assert any("PYTHONUNBUFFERED=1" in line for line in final)
+    # The data directory is made after USER, so that a volume mounted on it is the app's.
+    after_user = final[final.index(next(x for x in final if x.upper().startswith("USER "))) :]
+    assert any("mkdir -p /home/app/.local/share/llm-sizer" in line for line in after_user)
 
 
 def test_dockerignore_sends_only_the_packages() -> None:

@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..render import plain
+from . import output
 from .profile import Context, run_with_storage
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "question", help='for example "can I fine-tune 7B on 24GB?", or the number of a choice'
     )
     p.add_argument("--json", action="store_true", help="print the JSON contract")
+    output.add_format(p)
     p.add_argument("--lang", help="en or nl, when the question does not show it")
     p.set_defaults(func=run)
 
@@ -53,10 +55,15 @@ async def _ask(s: Context) -> int:
     if reply.status == "error":
         print(f"error: {reply.text}", file=sys.stderr)
         return 2
-    if s.args.json:
-        print(json.dumps(reply.as_json(), indent=2, ensure_ascii=False))
-    else:
-        print(plain.render(reply, "oneshot"))
+    match output.chosen(s.args):
+        case "json":
+            print(json.dumps(reply.as_json(), indent=2, ensure_ascii=False))
+        case "markdown":
+            from ..render import markdown
+
+            print(markdown.render(reply), end="")
+        case _:
+            print(plain.render(reply, "oneshot"))
     return _exit_code(reply)
 
 

@@ -14,6 +14,7 @@ from .. import answers
 from ..i18n import language
 from ..model_source import resolve_model
 from ..render import errors
+from . import output
 
 _BINARY = {"k": 1024, "m": 1024 * 1024}
 _DECIMAL = {"k": 1000, "m": 1000**2, "b": 1000**3}
@@ -121,8 +122,17 @@ def run(args: argparse.Namespace) -> int:
     except EstimatorError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
-    if args.json:
-        print(answers.as_json(ans, lang).model_dump_json(indent=2))
-    else:
-        print(answers.as_text(ans, lang))
+    match output.chosen(args):
+        case "json":
+            print(answers.as_json(ans, lang).model_dump_json(indent=2))
+        case "markdown":
+            from ..conversation.answer import Outcome
+            from ..conversation.compose import answered
+            from ..conversation.slots import Draft
+            from ..render import markdown
+
+            reply = answered(Outcome(Draft(), workload=ans), [], lang)
+            print(markdown.render(reply, ans.estimate), end="")
+        case _:
+            print(answers.as_text(ans, lang))
     return 0

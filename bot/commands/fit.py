@@ -13,6 +13,7 @@ from .. import questions
 from ..i18n import language
 from ..render import errors, estimate_json, estimate_text
 from ..schemas import FitOut
+from . import output
 from .estimate import build
 
 PLACEHOLDER_MODEL = "7B"  # `fit model` searches the catalog; the flag's model is not used
@@ -46,11 +47,20 @@ def run(args: argparse.Namespace) -> int:
     except EstimatorError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
-    if args.json:
-        print(body.model_dump_json(indent=2))
-    else:
-        print(body.answer_text)
-        if found.estimate is not None:
-            print()
-            print(estimate_text.render(found.estimate, lang))
+    match output.chosen(args):
+        case "json":
+            print(body.model_dump_json(indent=2))
+        case "markdown":
+            from ..conversation.answer import Outcome
+            from ..conversation.compose import answered
+            from ..conversation.slots import Draft
+            from ..render import markdown
+
+            outcome = Outcome(Draft(), question=args.question, inverse=found)
+            print(markdown.render(answered(outcome, [], lang), found.estimate), end="")
+        case _:
+            print(body.answer_text)
+            if found.estimate is not None:
+                print()
+                print(estimate_text.render(found.estimate, lang))
     return 0 if found.value is not None else NOTHING_FITS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
@@ -48,17 +48,10 @@ def _tool(
 ) -> Tool:
     """A tool whose arguments are the fields of `request` (unknown ones refused), validated by
     the SDK, and whose result is checked against `output` and sent as structured content."""
-    arguments = type(f"{request.__name__}Arguments", (request, ArgModelBase), {})
-
-    if is_async:
-
-        async def call(**fields: Any) -> Any:
-            return await work(request.model_validate(fields))
-    else:
-
-        def call(**fields: Any) -> Any:
-            return work(request.model_validate(fields))
-
+    arguments = cast(
+        "type[ArgModelBase]", type(f"{request.__name__}Arguments", (request, ArgModelBase), {})
+    )
+    call = _async_call(request, work) if is_async else _call(request, work)
     return Tool(
         fn=call,
         name=name,
@@ -67,8 +60,23 @@ def _tool(
         parameters=arguments.model_json_schema(by_alias=True),
         fn_metadata=FuncMetadata(arg_model=arguments, output_model=output),
         is_async=is_async,
+        context_kwarg=None,
         annotations=annotations,
     )
+
+
+def _call(request: type[BaseModel], work: Callable[..., Any]) -> Callable[..., Any]:
+    def call(**fields: Any) -> Any:
+        return work(request.model_validate(fields))
+
+    return call
+
+
+def _async_call(request: type[BaseModel], work: Callable[..., Any]) -> Callable[..., Any]:
+    async def call(**fields: Any) -> Any:
+        return await work(request.model_validate(fields))
+
+    return call
 
 
 def build() -> MCPServer:

@@ -164,9 +164,13 @@ async def test_streamable_http(http_server, capsys) -> None:
 
 
 def estimate_flags(command: str) -> set[str]:
-    """The dests of `llm-sizer estimate`'s (or fit's) flags, but for --json (a CLI matter)."""
+    """The dests of `llm-sizer estimate`'s (or fit's) flags, but for the output format."""
     sub = next(a for a in parser()._actions if a.dest == "command").choices[command]
-    return {a.dest for a in sub._actions if a.option_strings and a.dest not in {"help", "json"}}
+    return {
+        a.dest
+        for a in sub._actions
+        if a.option_strings and a.dest not in {"help", "json", "format"}
+    }
 
 
 def test_the_requests_have_one_field_per_flag() -> None:
