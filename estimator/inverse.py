@@ -113,26 +113,33 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
 
 
 def gpus_needed(
-    workload: Workload, gpu: Gpu, ram_bytes: int | None = None, most: int = 64
+    workload: Workload,
+    gpu: Gpu,
+    ram_bytes: int | None = None,
+    most: int = 64,
+    counts: tuple[int, ...] | None = None,
 ) -> Answer:
-    """How many GPUs of one kind the workload needs (the fewest that fit). More GPUs never need
-    more memory per GPU, so a binary search over the counts the engine accepts finds it."""
+    """How many GPUs of one kind the workload needs (the fewest that fit), among `counts` when
+    given (e.g. whole nodes). More GPUs never need more memory per GPU, so a binary search over
+    the counts the engine accepts finds it."""
     try:
         w = resolve(workload, None).workload
     except EstimatorError:
         return Answer(None, None)
-    counts = list(range(1, most + 1))
+    allowed = list(range(1, most + 1))
     if w.task == "inference" and engines.get(w.engine or "").parallelism == "tensor":
-        counts = tensor_parallel_sizes(workload.model, most)
+        allowed = tensor_parallel_sizes(workload.model, most)
+    if counts is not None:
+        allowed = [n for n in allowed if n in counts]
 
     def fits(index: int) -> Estimate | None:
-        count = counts[index]
+        count = allowed[index]
         return _fits(
             workload, Machine("gpu", gpu.name, gpu.memory_bytes, count, ram_bytes, gpu=gpu)
         )
 
-    answer = _smallest(len(counts), fits)
-    return Answer(None if answer.value is None else counts[answer.value], answer.estimate)
+    answer = _smallest(len(allowed), fits)
+    return Answer(None if answer.value is None else allowed[answer.value], answer.estimate)
 
 
 def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer:
@@ -152,14 +159,9 @@ def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer:
 @lru_cache(maxsize=1024)
 def cheapest_cloud(workload: Workload) -> Answer:
     """The catalog cloud instance (a CloudInstance) with the lowest hourly price that fits."""
-    from .cost import cloud_machine
+    from .cost import cloud_machine, weights_floor
 
-    # All GPUs together must at least hold the weights (unless offload moves them to RAM); the
-    # 0.9 leaves room for llama.cpp's input embeddings, which stay in host memory.
-    try:
-        floor = 0 if workload.offload else 0.9 * estimate(workload).components.weights
-    except EstimatorError:
-        return Answer(None, None)
+    floor = weights_floor(workload)
     for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
         if instance.gpu_count * (find_gpu(instance.gpu).memory_bytes) < floor:
             continue

@@ -56,6 +56,7 @@ class Engine(Protocol):
     devices: frozenset[str]  # device kinds it runs on (estimator/vocabulary.py DEVICE_KINDS)
     int_formats: Mapping[str, str]  # "int4"/"int8" (and float aliases) -> its format
     kv_precisions: frozenset[str]
+    kv8: str | None  # its 8-bit KV cache, for the searches (None: it has none)
     kv_unit: int  # tokens of one KV allocation unit (vLLM pages, llama.cpp cells)
     parallelism: str  # how it uses several GPUs: "tensor" or "layers"
     offloads_layers: bool  # can keep decoder layers in CPU RAM
@@ -103,6 +104,7 @@ class EngineBase:
     devices: frozenset[str] = frozenset({"gpu"})
     int_formats: Mapping[str, str] = {}
     kv_precisions: frozenset[str] = frozenset({"bf16", "fp16"})
+    kv8: str | None = None
     kv_unit = 1
     parallelism = "layers"
     offloads_layers = False

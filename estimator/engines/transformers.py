@@ -51,6 +51,7 @@ class Transformers(EngineBase):
     devices = frozenset({"gpu", "apple", "cpu"})
     int_formats: ClassVar[dict[str, str]] = {"int4": "nf4", "int8": "int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp32", "int8"})
+    kv8 = "int8"
     offloads_layers = True
     ladder = ("bf16", "fp8", "int8", "nf4")
     # transformers' DeepSeek implementation caches full per-head K and V.

@@ -33,6 +33,7 @@ class Vllm(EngineBase):
     devices = frozenset({"gpu", "cpu"})
     int_formats: ClassVar[dict[str, str]] = {"int4": "awq", "int8": "gptq-int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp8"})
+    kv8 = "fp8"
     kv_unit = k.VLLM_BLOCK_TOKENS
     parallelism = "tensor"
     ladder = ("bf16", "fp8", "gptq-int8", "awq")
