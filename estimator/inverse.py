@@ -18,7 +18,7 @@ from .hardware.catalog import cloud_instances, find_gpu, gpus
 from .hardware.types import Gpu, Machine
 from .models import catalog
 from .resolve import resolve
-from .result import Estimate
+from .result import Estimate, Note
 from .vocabulary import FITTING, MAX_SEQUENCES
 from .workload import Workload
 
@@ -28,10 +28,22 @@ TRAINING_LADDER = ("bf16",)
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A value and the estimate at that value (None when nothing fits)."""
+    """A value and the estimate at that value (None when nothing fits). Searches over engines
+    and formats (estimator/planner/inverse.py) say which gave the answer, and what the 16-bit
+    (or as-asked) format gives beside it when that differs."""
 
     value: object | None
     estimate: Estimate | None
+    baseline: Answer | None = None
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def precision(self) -> str | None:
+        return self.estimate.inputs.precision if self.estimate is not None else None
+
+    @property
+    def engine(self) -> str | None:
+        return self.estimate.inputs.engine if self.estimate is not None else None
 
 
 def _fits(workload: Workload, machine: Machine | None) -> Estimate | None:
@@ -105,7 +117,12 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
     def key(g: Gpu) -> tuple[float, bool, float]:
         return g.memory_gib, g.vendor != "NVIDIA", g.launch_price_usd or float("inf")
 
+    from .cost import weights_floor
+
+    floor = weights_floor(workload)
     for gpu in sorted((g for g in gpus() if g.laptop == laptops), key=key):
+        if gpu.memory_bytes < floor:
+            continue
         est = _fits(workload, Machine("gpu", gpu.name, gpu.memory_bytes, gpu=gpu))
         if est is not None:
             return Answer(gpu.name, est)

@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
             "question": args.question,
             "answer": questions.plain_value(answer),
             "answer_text": text,
+            **questions.fields(answer),
             "estimate": None
             if answer.estimate is None
             else json.loads(estimate_json.answer(answer.estimate, lang).model_dump_json()),

@@ -67,6 +67,8 @@ class Engine(Protocol):
 
     def accepts(self, fmt: WeightFormat) -> bool: ...
 
+    def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool: ...
+
     def default_format(self, arch: Architecture, machine: Machine | None) -> str: ...
 
     def default_kv(self, fmt: WeightFormat) -> str: ...
@@ -122,6 +124,10 @@ class EngineBase:
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"
+
+    def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
+        """Whether the machine's GPU has the kernels the format needs in this engine."""
+        return True
 
     def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
         """The context the engine runs with when the question gives none (None: the answer's

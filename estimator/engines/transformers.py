@@ -61,6 +61,11 @@ class Transformers(EngineBase):
     def accepts(self, fmt: WeightFormat) -> bool:
         return not fmt.gguf and fmt.kind not in ("mlx", "exl2")
 
+    def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
+        # FineGrainedFP8Config's kernels need FP8 tensor cores (compute capability 8.9+).
+        gpu = machine.gpu if machine is not None else None
+        return not (fmt.kind == "fp8" and gpu is not None and not gpu.fp8)
+
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
         native = arch.checkpoint_precision
         if native in ("fp8_block", "mxfp4", "fp8"):

@@ -28,8 +28,6 @@ TRIED = {
     "apple": ("mlx", "llama.cpp"),
     "cpu": ("llama.cpp",),
 }
-# Formats whose kernels need FP8 tensor cores when the engine quantizes at load time.
-_FP8 = ("fp8",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +56,8 @@ def _engine_machine(engine: engines.Engine, w: Workload, m: Machine) -> Machine:
 
 
 def _ladder(engine: engines.Engine, w: Workload, m: Machine | None) -> list[str]:
-    """The engine's formats, best first, load-time fp8 dropped on GPUs without FP8."""
-    no_fp8 = m is not None and m.gpu is not None and not m.gpu.fp8
-    return [r for r in engine.ladder if not (no_fp8 and r in _FP8)]
+    """The engine's formats, best first, without those the GPU has no kernels for."""
+    return [r for r in engine.ladder if engine.runs_format(weight_format(r), m)]
 
 
 def _native(engine: engines.Engine, w: Workload) -> str | None:
