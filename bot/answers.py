@@ -42,9 +42,10 @@ def answer(
     rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
     who = situation or Situation()
     found = plans(workload, machine, gpu_count_asked=who.asked_gpu_count, cloud=who.cloud_allowed)
-    advice = advise(workload, machine, situation, found)
+    advice = advise(workload, machine, situation, rep, found)
     all_notes = (
         list(notes)
+        + list(machine.notes if machine else ())
         + list(rep.estimate.assumptions)
         + list(rep.speed.assumptions if rep.speed else ())
     )

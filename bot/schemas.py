@@ -156,3 +156,26 @@ class AnswerOut(BaseModel):
     speed: SpeedOut | None = None
     cost: CostOut | None = None
     plans: list[PlanOut] = []
+
+
+class FitBaselineOut(BaseModel):
+    """The answer in the question's own (or 16-bit) format, when the best differs."""
+
+    answer: str | int | None
+    precision: str | None
+    engine: str | None
+
+
+class FitOut(BaseModel):
+    """`llm-sizer fit QUESTION --json`: the answer to an inverse question, with the estimate
+    at that answer (None when nothing fits), the format and engine that give it, and the
+    as-asked answer beside it."""
+
+    question: str
+    answer: str | int | None
+    answer_text: str
+    precision: str | None = None
+    engine: str | None = None
+    kv_precision: str | None = None
+    baseline: FitBaselineOut | None = None
+    estimate: AnswerOut | None

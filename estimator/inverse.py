@@ -120,7 +120,10 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
     from .cost import weights_floor
 
     floor = weights_floor(workload)
-    for gpu in sorted((g for g in gpus() if g.laptop == laptops), key=key):
+    # Cards only: an edge module or a machine sharing its memory with the CPU is no answer to
+    # "which GPU do I need".
+    cards = (g for g in gpus() if g.laptop == laptops and g.discrete)
+    for gpu in sorted(cards, key=key):
         if gpu.memory_bytes < floor:
             continue
         est = _fits(workload, Machine("gpu", gpu.name, gpu.memory_bytes, gpu=gpu))

@@ -283,7 +283,21 @@ def group_bytes(arch: Architecture, fmt: WeightFormat, group: str) -> int:
 
 
 def weight_bytes(arch: Architecture, fmt: WeightFormat) -> WeightBytes:
-    """Bytes of the model's weights stored in `fmt`."""
+    """Bytes of the model's weights stored in `fmt`; the bytes the checkpoint's own headers
+    count when it is stored in `fmt` (split over the parts as the formula splits them)."""
+    computed = _formula_bytes(arch, fmt)
+    if arch.measured_bytes and arch.measured_format == fmt.name and computed.total:
+        scale = arch.measured_bytes / computed.total
+        embedding = round(computed.embedding * scale)
+        lm_head = round(computed.lm_head * scale)
+        other = round(computed.other * scale)
+        return WeightBytes(
+            embedding, lm_head, arch.measured_bytes - embedding - lm_head - other, other
+        )
+    return computed
+
+
+def _formula_bytes(arch: Architecture, fmt: WeightFormat) -> WeightBytes:
     if fmt.gguf:
         # The file-level figure averages over every tensor, embeddings included.
         per = fmt.bits / 8

@@ -50,6 +50,7 @@ _INTEGERS = {
     "batched_tokens",
     "max_seqs",
     "window",
+    "exact_params",
 }
 
 

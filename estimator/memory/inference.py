@@ -27,10 +27,7 @@ class InferencePlan:
 
 
 def kv_per_layer(arch: Architecture, kv: KvCache) -> list[int]:
-    lay = kv.layout
-    per = lay.elements_per_token_layer * lay.element_bytes * kv.sequences
-    sliding = arch.sliding_layers if lay.sliding_layers else (False,) * arch.num_layers
-    return [round(per * (kv.tokens_sliding if slide else kv.tokens_full)) for slide in sliding]
+    return list(kv.per_layer)
 
 
 def kv_note(arch: Architecture, kv: KvCache, block: int) -> Note:
