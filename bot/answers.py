@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from estimator.cost import DEFAULT_KWH_PRICE_USD
 from estimator.curve import context_curve
 from estimator.hardware.types import Machine
+from estimator.planner import Plan, plans
 from estimator.report import Report, report
 from estimator.result import Estimate, Note
 from estimator.workload import Workload
@@ -25,6 +26,7 @@ class WorkloadAnswer:
     estimate: Estimate  # the report's estimate with all notes and the speed and time steps
     workload: Workload
     machine: Machine | None
+    plans: tuple[Plan, ...] = ()  # the planner's ways to run it, best first
 
 
 def answer(
@@ -38,7 +40,9 @@ def answer(
 ) -> WorkloadAnswer:
     price = DEFAULT_KWH_PRICE_USD if kwh_price is None else kwh_price
     rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
-    advice = advise(workload, machine, situation, rep)
+    who = situation or Situation()
+    found = plans(workload, machine, gpu_count_asked=who.asked_gpu_count, cloud=who.cloud_allowed)
+    advice = advise(workload, machine, situation, rep, found)
     all_notes = (
         list(notes)
         + list(machine.notes if machine else ())
@@ -55,7 +59,7 @@ def answer(
     est = replace(
         rep.estimate, assumptions=tuple(all_notes), steps=rep.estimate.steps + speed_steps
     )
-    return WorkloadAnswer(rep, advice, est, workload, machine)
+    return WorkloadAnswer(rep, advice, est, workload, machine, found)
 
 
 def drawing(ans: WorkloadAnswer) -> Drawing:
@@ -70,6 +74,7 @@ def as_json(ans: WorkloadAnswer, lang: str) -> AnswerOut:
     out.recommendations = estimate_json.recommendations(ans.advice, lang)
     out.speed = report_json.speed(ans.report)
     out.cost = report_json.cost(ans.report)
+    out.plans = estimate_json.plans(ans.plans, lang)
     return out
 
 

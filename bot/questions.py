@@ -5,14 +5,17 @@ and the conversation."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
-from estimator import inverse
+from estimator import engines, inverse
 from estimator.errors import EstimatorError
 from estimator.hardware.types import CloudInstance, Machine
+from estimator.planner import inverse as across
+from estimator.precision import weight_format
 from estimator.workload import Workload
 
 from .i18n import t
-from .render import numbers
+from .render import notes, numbers
 
 NEED_HARDWARE = ("context", "concurrency", "precision", "model", "gpus")
 
@@ -27,19 +30,19 @@ def answer(
         raise EstimatorError("fit_needs_gpu_kind")
     match question:
         case "context":
-            return inverse.max_context(workload, machine)
+            return across.longest_context(workload, machine)
         case "concurrency":
-            return inverse.max_concurrency(workload, machine)
+            return across.most_sequences(workload, machine)
         case "precision":
-            return inverse.best_precision(replace(workload, precision=None), machine)
+            return across.best_format(replace(workload, precision=None), machine)
         case "model":
-            return inverse.largest_model(workload, machine)
+            return across.biggest_model(workload, machine)
         case "gpu":
-            return inverse.smallest_gpu(workload, laptops=laptops)
+            return across.smallest_gpu(workload, laptops=laptops)
         case "gpus":
-            return inverse.gpus_needed(workload, machine.gpu, machine.ram_bytes)
+            return across.gpus_for(workload, machine.gpu, machine.ram_bytes)
         case _:
-            return inverse.cheapest_cloud(workload)
+            return across.cheapest_cloud(workload)
 
 
 def plain_value(found: inverse.Answer) -> str | int | None:
@@ -52,9 +55,61 @@ def plain_value(found: inverse.Answer) -> str | int | None:
     return value
 
 
+def _shown(value: object, lang: str) -> str:
+    return numbers.integer(value, lang) if isinstance(value, int) else str(value)
+
+
+def _how(found: inverse.Answer, lang: str) -> tuple[str, str] | None:
+    """(format label, engine label) of the configuration that gave the answer."""
+    est = found.estimate
+    if est is None:
+        return None
+    i = est.inputs
+    label = weight_format(i.precision).label
+    if i.task == "inference" and i.kv_precision in ("fp8", "q8_0", "q4_0", "int8", "q6"):
+        label = t("fit.kv", lang, precision=label, kv=i.kv_precision)
+    engine = engines.get(i.engine).label if i.task == "inference" else i.engine
+    return label, engine
+
+
 def sentence(question: str, found: inverse.Answer, lang: str) -> str:
+    """The answer, the format and engine that give it, the 16-bit (or asked) answer beside it
+    when different, and what the answer assumes (how the nodes are connected)."""
     value = plain_value(found)
     if value is None:
         return t("fit.none", lang)
-    shown = numbers.integer(value, lang) if isinstance(value, int) else value
-    return t(f"fit.{question}", lang, value=shown)
+    text = t(f"fit.{question}", lang, value=_shown(value, lang))
+    how = _how(found, lang)
+    if how is not None:
+        text += t("fit.how", lang, precision=how[0], engine=how[1])
+    base = found.baseline
+    if base is not None and base.value is not None and (base_how := _how(base, lang)) is not None:
+        text += t(
+            "fit.baseline",
+            lang,
+            precision=base_how[0],
+            engine=base_how[1],
+            value=_shown(plain_value(base), lang),
+        )
+    for note in found.notes:
+        text += " " + notes.assumption(note, lang)
+    return text
+
+
+def fields(found: inverse.Answer) -> dict[str, Any]:
+    """What the JSON `inverse` object says beyond the answer: the format and engine that give
+    it, and the answer in the 16-bit (or asked) format when it differs."""
+    est = found.estimate
+    base = found.baseline
+    return {
+        "precision": found.precision,
+        "engine": found.engine,
+        "kv_precision": est.inputs.kv_precision if est is not None else None,
+        "baseline": None
+        if base is None or base.value is None
+        else {
+            "answer": plain_value(base),
+            "precision": base.precision,
+            "engine": base.engine,
+        },
+    }

@@ -71,6 +71,36 @@ class RangeOut(BaseModel):
     high: float
 
 
+class PlanOffloadOut(BaseModel):
+    what: str  # layers, experts, optimizer, embeddings
+    ram_bytes: int
+    gpu_layers: int | None
+    expert_layers: int  # llama.cpp --n-cpu-moe N
+
+
+class PlanOut(BaseModel):
+    """One of the planner's plans (best first in `plans`)."""
+
+    engine: str
+    precision: str
+    kv_precision: str | None
+    method: str
+    gpus: int
+    parallelism: str  # single, tensor, layers, ddp, zero2, zero3, fsdp, cpu, unified
+    offload: PlanOffloadOut | None
+    per_device_bytes: int
+    verdict: Literal["fits", "tight", "offload", "does_not_fit", "unknown"]
+    context_max: int | None
+    decode_tokens_per_s: RangeOut | None  # one sequence; null unless the plan runs
+    command: str
+    hardware: str  # yours, more_gpus, cloud, any
+    machine: str | None
+    usd_per_hour: float | None
+    low_bits: bool  # below 4 bits per weight
+    quality_note: str | None  # why such a format costs quality, with its source
+    kind: str  # what it changes: as_asked, precision, engine, offload, method, ...
+
+
 class TrainingTimeOut(BaseModel):
     tokens: int
     tokens_per_s: RangeOut
@@ -125,13 +155,27 @@ class AnswerOut(BaseModel):
     recommendations: list[RecommendationOut]
     speed: SpeedOut | None = None
     cost: CostOut | None = None
+    plans: list[PlanOut] = []
+
+
+class FitBaselineOut(BaseModel):
+    """The answer in the question's own (or 16-bit) format, when the best differs."""
+
+    answer: str | int | None
+    precision: str | None
+    engine: str | None
 
 
 class FitOut(BaseModel):
     """`llm-sizer fit QUESTION --json`: the answer to an inverse question, with the estimate
-    at that answer (None when nothing fits)."""
+    at that answer (None when nothing fits), the format and engine that give it, and the
+    as-asked answer beside it."""
 
     question: str
     answer: str | int | None
     answer_text: str
+    precision: str | None = None
+    engine: str | None = None
+    kv_precision: str | None = None
+    baseline: FitBaselineOut | None = None
     estimate: AnswerOut | None

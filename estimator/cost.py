@@ -50,15 +50,29 @@ def cloud_machine(instance: CloudInstance) -> Machine:
     return Machine("gpu", gpu.name, gpu.memory_bytes, instance.gpu_count, ram, gpu=gpu)
 
 
+def weights_floor(workload: Workload) -> float:
+    """Memory all the GPUs together must at least have: the weights (unless offload moves them
+    to RAM), less llama.cpp's input embeddings, which stay in host memory (the 0.9)."""
+    if workload.offload:
+        return 0
+    try:
+        return 0.9 * estimate(workload).components.weights
+    except EstimatorError:
+        return 0
+
+
 def cloud_options(
     workload: Workload, training_tokens: int | None = None, limit: int | None = None
 ) -> list[CloudOption]:
     """The `limit` cheapest catalog instances (per hour) on which the workload fits, with the
     job's cost (training) or the cost of a million generated tokens (inference) on each."""
     options: list[CloudOption] = []
+    floor = weights_floor(workload)
     for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
         if limit is not None and len(options) >= limit:
             break
+        if instance.gpu_count * find_gpu(instance.gpu).memory_bytes < floor:
+            continue
         hardware = cloud_machine(instance)
         try:
             est = estimate(workload, hardware)

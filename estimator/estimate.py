@@ -10,6 +10,7 @@ from .hardware.types import Machine
 from .memory import constants as k
 from .memory import training_plan
 from .memory.inference import InferencePlan
+from .memory.notes import param_counts
 from .memory.placement import gpu_layers_that_fit
 from .resolve import Resolved, resolve
 from .result import Components, Device, Estimate, Inputs, Note, Offload
@@ -23,8 +24,8 @@ def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
     lora = training and w.method in ("lora", "qlora")
     return Inputs(
         model=arch.name,
-        params=arch.params,
-        active_params=arch.active_params,
+        params=param_counts(arch)[0],
+        active_params=param_counts(arch)[1],
         task=w.task,
         method=w.method or "full",
         precision=w.precision or "",

@@ -18,7 +18,7 @@ from .hardware.catalog import cloud_instances, find_gpu, gpus
 from .hardware.types import Gpu, Machine
 from .models import catalog
 from .resolve import resolve
-from .result import Estimate
+from .result import Estimate, Note
 from .vocabulary import FITTING, MAX_SEQUENCES
 from .workload import Workload
 
@@ -28,10 +28,22 @@ TRAINING_LADDER = ("bf16",)
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A value and the estimate at that value (None when nothing fits)."""
+    """A value and the estimate at that value (None when nothing fits). Searches over engines
+    and formats (estimator/planner/inverse.py) say which gave the answer, and what the 16-bit
+    (or as-asked) format gives beside it when that differs."""
 
     value: object | None
     estimate: Estimate | None
+    baseline: Answer | None = None
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def precision(self) -> str | None:
+        return self.estimate.inputs.precision if self.estimate is not None else None
+
+    @property
+    def engine(self) -> str | None:
+        return self.estimate.inputs.engine if self.estimate is not None else None
 
 
 def _fits(workload: Workload, machine: Machine | None) -> Estimate | None:
@@ -105,10 +117,15 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
     def key(g: Gpu) -> tuple[float, bool, float]:
         return g.memory_gib, g.vendor != "NVIDIA", g.launch_price_usd or float("inf")
 
+    from .cost import weights_floor
+
+    floor = weights_floor(workload)
     # Cards only: an edge module or a machine sharing its memory with the CPU is no answer to
     # "which GPU do I need".
     cards = (g for g in gpus() if g.laptop == laptops and g.discrete)
     for gpu in sorted(cards, key=key):
+        if gpu.memory_bytes < floor:
+            continue
         est = _fits(workload, Machine("gpu", gpu.name, gpu.memory_bytes, gpu=gpu))
         if est is not None:
             return Answer(gpu.name, est)
@@ -116,26 +133,33 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
 
 
 def gpus_needed(
-    workload: Workload, gpu: Gpu, ram_bytes: int | None = None, most: int = 64
+    workload: Workload,
+    gpu: Gpu,
+    ram_bytes: int | None = None,
+    most: int = 64,
+    counts: tuple[int, ...] | None = None,
 ) -> Answer:
-    """How many GPUs of one kind the workload needs (the fewest that fit). More GPUs never need
-    more memory per GPU, so a binary search over the counts the engine accepts finds it."""
+    """How many GPUs of one kind the workload needs (the fewest that fit), among `counts` when
+    given (e.g. whole nodes). More GPUs never need more memory per GPU, so a binary search over
+    the counts the engine accepts finds it."""
     try:
         w = resolve(workload, None).workload
     except EstimatorError:
         return Answer(None, None)
-    counts = list(range(1, most + 1))
+    allowed = list(range(1, most + 1))
     if w.task == "inference" and engines.get(w.engine or "").parallelism == "tensor":
-        counts = tensor_parallel_sizes(workload.model, most)
+        allowed = tensor_parallel_sizes(workload.model, most)
+    if counts is not None:
+        allowed = [n for n in allowed if n in counts]
 
     def fits(index: int) -> Estimate | None:
-        count = counts[index]
+        count = allowed[index]
         return _fits(
             workload, Machine("gpu", gpu.name, gpu.memory_bytes, count, ram_bytes, gpu=gpu)
         )
 
-    answer = _smallest(len(counts), fits)
-    return Answer(None if answer.value is None else counts[answer.value], answer.estimate)
+    answer = _smallest(len(allowed), fits)
+    return Answer(None if answer.value is None else allowed[answer.value], answer.estimate)
 
 
 def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer:
@@ -155,14 +179,9 @@ def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer:
 @lru_cache(maxsize=1024)
 def cheapest_cloud(workload: Workload) -> Answer:
     """The catalog cloud instance (a CloudInstance) with the lowest hourly price that fits."""
-    from .cost import cloud_machine
+    from .cost import cloud_machine, weights_floor
 
-    # All GPUs together must at least hold the weights (unless offload moves them to RAM); the
-    # 0.9 leaves room for llama.cpp's input embeddings, which stay in host memory.
-    try:
-        floor = 0 if workload.offload else 0.9 * estimate(workload).components.weights
-    except EstimatorError:
-        return Answer(None, None)
+    floor = weights_floor(workload)
     for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
         if instance.gpu_count * (find_gpu(instance.gpu).memory_bytes) < floor:
             continue

@@ -4,6 +4,7 @@ as an assumption the answer shows."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from . import engines
 from .errors import EstimatorError
@@ -144,7 +145,10 @@ def _kv(w: Workload, engine: str, fmt: WeightFormat) -> tuple[str, float]:
     return name, element
 
 
+@lru_cache(maxsize=4096)
 def resolve(workload: Workload, machine: Machine | None) -> Resolved:
+    """The workload with every default filled in (pure, so memoised: an estimate, its speed and
+    the searches resolve the same workloads again and again)."""
     w = validate(workload)
     notes: list[Note] = []
     method = w.method

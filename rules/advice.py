@@ -10,6 +10,7 @@ from typing import Any
 from durable import lang
 
 from estimator.hardware.types import Machine
+from estimator.planner import Plan
 from estimator.report import Report, report
 from estimator.result import Estimate
 from estimator.workload import Workload
@@ -88,11 +89,13 @@ def advise(
     machine: Machine | None,
     situation: Situation | None = None,
     costs: Report | None = None,
+    plans: tuple[Plan, ...] = (),
 ) -> Advice:
     """Advice for `workload` on `machine`, for someone in `situation` (by default: choosing
     hardware, cloud allowed), quoting the answer's own cost figures `costs` (by default those
-    of `report(workload, machine)`)."""
-    facts = llm_facts(workload, machine, costs or report(workload, machine))
+    of `report(workload, machine)`), with the planner's `plans` (best first) when there are
+    any."""
+    facts = llm_facts(workload, machine, costs or report(workload, machine), plans)
     facts.fact.update((situation or Situation()).fields())
     state = engine().evaluate(facts.fact)
     return Advice(facts.estimate, _recommendations(facts, state.get("advice", [])), facts.fact)

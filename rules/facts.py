@@ -11,6 +11,9 @@ from estimator.estimate import estimate
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.memory.constants import OS_RESERVE_BYTES
+from estimator.planner import Plan
+from estimator.planner import ladder as alternatives
+from estimator.planner.ladder import Alternative
 from estimator.report import Report
 from estimator.resolve import resolve
 from estimator.result import Estimate
@@ -18,9 +21,6 @@ from estimator.speed import inference_speed
 from estimator.training_time import training_time
 from estimator.vocabulary import FITTING
 from estimator.workload import Workload
-
-from . import alternatives
-from .alternatives import Alternative
 
 # The CPU the small-model guidance quotes when the question named none: a desktop with 64 GB of
 # dual-channel DDR5-5600, running llama.cpp with Q4_K_M (Ollama's default download).
@@ -131,7 +131,24 @@ def _cost_fields(rep: Report, m: Machine | None) -> dict[str, Any]:
     return out
 
 
-def llm_facts(w: Workload, m: Machine | None, rep: Report) -> Facts:
+def _plan_fields(plans: tuple[Plan, ...]) -> dict[str, Any]:
+    """The planner's best plan, for rules that advise on top of it."""
+    if not plans:
+        return {}
+    best = plans[0]
+    return {
+        "plan_kind": best.kind,
+        "plan_hardware": best.hardware,
+        "plan_runs": int(best.runs),
+        "plan_engine": best.engine,
+        "plan_precision": best.precision,
+        "plan_low_bits": int(best.low_bits),
+        "plan_gpus": best.gpus,
+        "plan_bytes": best.per_device_bytes,
+    }
+
+
+def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ...] = ()) -> Facts:
     est = estimate(w, m)
     i = est.inputs
     fact: dict[str, Any] = {
@@ -155,6 +172,7 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report) -> Facts:
         "offload_ram_bytes": est.offload.ram_bytes if est.offload else 0,
     }
     fact.update(_hardware_fields(m, est))
+    fact.update(_plan_fields(plans))
     fact.update(_guidance_fields(w, m, est))
     alts: list[Alternative] = []
     if m is not None and est.verdict not in FITTING:

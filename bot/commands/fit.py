@@ -35,6 +35,7 @@ def answer(args: argparse.Namespace) -> tuple[inverse.Answer, FitOut]:
         question=args.question,
         answer=questions.plain_value(found),
         answer_text=questions.sentence(args.question, found, lang),
+        **questions.fields(found),
         estimate=None if found.estimate is None else estimate_json.answer(found.estimate, lang),
     )
     return found, body

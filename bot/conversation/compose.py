@@ -297,6 +297,7 @@ def _inverse(outcome: Outcome, lang: str) -> Reply:
             "question": outcome.question,
             "answer": questions.plain_value(found),
             "answer_text": sentence,
+            **questions.fields(found),
         }
         out = {} if est is None else estimate_json.answer(est, lang).model_dump(mode="json")
         return {"inverse": inverse, **out}

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from estimator.planner import Plan
+from estimator.planner.quality import LOW_BITS_SOURCE
 from estimator.result import Estimate
 from rules import Advice
 
-from ..schemas import AnswerOut, DeviceOut, InputsOut, MemoryOut, OffloadOut, RecommendationOut
+from ..schemas import (
+    AnswerOut,
+    DeviceOut,
+    InputsOut,
+    MemoryOut,
+    OffloadOut,
+    PlanOffloadOut,
+    PlanOut,
+    RangeOut,
+    RecommendationOut,
+)
 from . import notes
 from .recommendations import texts
 
@@ -83,6 +95,49 @@ def recommendations(advice: Advice, lang: str) -> list[RecommendationOut]:
                 verdict=rec.verdict,
                 primary=rec.primary,
                 group=rec.group,
+            )
+        )
+    return out
+
+
+def plans(found: tuple[Plan, ...], lang: str) -> list[PlanOut]:
+    """The planner's plans, best first."""
+    out = []
+    for p in found:
+        off = p.offload
+        out.append(
+            PlanOut(
+                engine=p.engine,
+                precision=p.precision,
+                kv_precision=p.kv_precision,
+                method=p.method,
+                gpus=p.gpus,
+                parallelism=p.parallelism,
+                offload=None
+                if off is None
+                else PlanOffloadOut(
+                    what=off.what,
+                    ram_bytes=off.ram_bytes,
+                    gpu_layers=off.gpu_layers,
+                    expert_layers=off.expert_layers,
+                ),
+                per_device_bytes=p.per_device_bytes,
+                verdict=p.verdict,
+                context_max=p.context_max,
+                decode_tokens_per_s=None
+                if p.decode is None
+                else RangeOut(low=p.decode.low, high=p.decode.high),
+                command=p.command,
+                hardware=p.hardware,
+                machine=p.machine.name if p.machine is not None else None,
+                usd_per_hour=p.usd_per_hour,
+                low_bits=p.low_bits,
+                quality_note=notes.t(
+                    "plan.low_bits", lang, bits=int(p.quality_bits), source=LOW_BITS_SOURCE
+                )
+                if p.low_bits
+                else None,
+                kind=p.kind,
             )
         )
     return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..errors import EstimatorError
 from ..hardware.types import Machine
 from ..models import catalog
@@ -48,15 +50,20 @@ def on(machine: Machine | None) -> list[Engine]:
     return [e for e in ENGINES.values() if e.runs_on(machine)]
 
 
+@lru_cache(maxsize=1024)
+def _repo(model: str) -> str:
+    found = catalog.find(model)
+    return found.hf_id if found else model
+
+
 def launch(est: Estimate) -> Launch:
     """What the launch command of `est` states."""
     i = est.inputs
-    found = catalog.find(i.model)
     off = est.offload
     on_gpu = off is not None and off.gpu_layers is not None
     return Launch(
         model=i.model,
-        repo=found.hf_id if found else i.model,
+        repo=_repo(i.model),
         precision=i.precision,
         kv_precision=i.kv_precision or "",
         context=i.context,

@@ -56,6 +56,7 @@ class Engine(Protocol):
     devices: frozenset[str]  # device kinds it runs on (estimator/vocabulary.py DEVICE_KINDS)
     int_formats: Mapping[str, str]  # "int4"/"int8" (and float aliases) -> its format
     kv_precisions: frozenset[str]
+    kv8: str | None  # its 8-bit KV cache, for the searches (None: it has none)
     kv_unit: int  # tokens of one KV allocation unit (vLLM pages, llama.cpp cells)
     parallelism: str  # how it uses several GPUs: "tensor" or "layers"
     offloads_layers: bool  # can keep decoder layers in CPU RAM
@@ -65,6 +66,8 @@ class Engine(Protocol):
     def runs_on(self, machine: Machine | None) -> bool: ...
 
     def accepts(self, fmt: WeightFormat) -> bool: ...
+
+    def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool: ...
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str: ...
 
@@ -103,6 +106,7 @@ class EngineBase:
     devices: frozenset[str] = frozenset({"gpu"})
     int_formats: Mapping[str, str] = {}
     kv_precisions: frozenset[str] = frozenset({"bf16", "fp16"})
+    kv8: str | None = None
     kv_unit = 1
     parallelism = "layers"
     offloads_layers = False
@@ -120,6 +124,10 @@ class EngineBase:
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"
+
+    def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
+        """Whether the machine's GPU has the kernels the format needs in this engine."""
+        return True
 
     def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
         """The context the engine runs with when the question gives none (None: the answer's

@@ -45,6 +45,7 @@ class ExLlamaV2(EngineBase):
         "bf16": "fp16",
     }
     kv_precisions = frozenset(CACHE_MODES)
+    kv8 = "q8_0"
     kv_unit = CACHE_UNIT
     ladder = tuple(exl2_name(b) for b in (8.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0, 2.5))
     # No ExLlamaV2 row in the calibration set: llama.cpp's CUDA figures (both decode at the

@@ -72,10 +72,24 @@ class LlamaCpp(EngineBase):
         "fp16": "f16",
     }
     kv_precisions = frozenset({"fp16", "bf16", "fp32", *QUANTIZED_KV})
+    kv8 = "q8_0"
     kv_unit = k.LLAMACPP_CTX_PAD
     offloads_layers = True
     offloads_experts = True
-    ladder = ("f16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "iq4_xs", "q2_k")
+    # Down to the 1-2 bit formats people run the largest MoE models in (IQ1_S, IQ2_M).
+    ladder = (
+        "f16",
+        "q8_0",
+        "q6_k",
+        "q5_k_m",
+        "q4_k_m",
+        "iq4_xs",
+        "q3_k_m",
+        "iq3_m",
+        "q2_k",
+        "iq2_m",
+        "iq1_s",
+    )
     decode = DECODE
     prefill: ClassVar[dict[str, Factor]] = {"gpu": GPU_PREFILL}
 

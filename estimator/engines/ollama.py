@@ -5,7 +5,10 @@ OLLAMA_FLASH_ATTENTION), and layers on the GPU decided by Ollama (PARAMETER num_
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..hardware.types import Machine
+from ..models import catalog
 from ..models.types import Architecture
 from ..vocabulary import GIB
 from .base import Launch
@@ -16,54 +19,49 @@ from .llamacpp import QUANTIZED_KV, LlamaCpp
 # model's trained context (server/sched.go effectiveContext).
 CONTEXT_TIERS = ((47 * GIB, 262_144), (23 * GIB, 32_768), (0, 4096))
 
-# Ollama library names of catalog models (ollama.com/library/<name>): the bare tag is the
-# Q4_K_M download (gpt-oss: its MXFP4 release); "<tag>-<suffix><quant>" names the other
-# quantizations on the library's tags page.
-LIBRARY: dict[str, tuple[str, str]] = {
-    **{f"Qwen2.5-{s}": (f"qwen2.5:{s.lower()}", "instruct-") for s in ("0.5B", "1.5B", "3B")},
-    **{f"Qwen2.5-{s}": (f"qwen2.5:{s.lower()}", "instruct-") for s in ("7B", "14B", "32B", "72B")},
-    "Qwen2.5-Coder-7B": ("qwen2.5-coder:7b", "instruct-"),
-    **{
-        f"Qwen3-{s}": (f"qwen3:{s.lower()}", "")
-        for s in ("0.6B", "1.7B", "4B", "8B", "14B", "32B", "30B-A3B", "235B-A22B")
-    },
-    **{f"Llama-3.1-{s}": (f"llama3.1:{s.lower()}", "instruct-") for s in ("8B", "70B", "405B")},
-    **{f"Llama-3.2-{s}": (f"llama3.2:{s.lower()}", "instruct-") for s in ("1B", "3B")},
-    **{f"Llama-3-{s}": (f"llama3:{s.lower()}", "instruct-") for s in ("8B", "70B")},
-    **{f"Llama-2-{s}": (f"llama2:{s.lower()}", "chat-") for s in ("7B", "13B", "70B")},
-    "Mistral-7B-v0.3": ("mistral:7b", "instruct-v0.3-"),
-    "Mixtral-8x7B-v0.1": ("mixtral:8x7b", "instruct-v0.1-"),
-    "Mixtral-8x22B-v0.1": ("mixtral:8x22b", "instruct-v0.1-"),
-    "Mistral-Nemo-12B": ("mistral-nemo:12b", "instruct-2407-"),
-    **{f"Gemma-2-{s}": (f"gemma2:{s.lower()}", "instruct-") for s in ("2B", "9B", "27B")},
-    **{f"Gemma-3-{s}": (f"gemma3:{s.lower()}", "it-") for s in ("1B", "4B", "12B", "27B")},
-    "Phi-4": ("phi4:14b", ""),
-    "DeepSeek-R1": ("deepseek-r1:671b", ""),
-    "DeepSeek-V3": ("deepseek-v3:671b", ""),
-    "DeepSeek-R1-Distill-Qwen-7B": ("deepseek-r1:7b", "qwen-distill-"),
-    "DeepSeek-R1-Distill-Qwen-32B": ("deepseek-r1:32b", "qwen-distill-"),
-    "DeepSeek-R1-Distill-Llama-70B": ("deepseek-r1:70b", "llama-distill-"),
-    "gpt-oss-20b": ("gpt-oss:20b", ""),
-    "gpt-oss-120b": ("gpt-oss:120b", ""),
+# How the Ollama library names a model's other quantizations, after "<name>:<size>-" (its tags
+# pages on ollama.com/library): qwen2.5:7b-instruct-q8_0, gemma3:27b-it-q8_0, qwen3:8b-q8_0.
+TAG_SUFFIX = {
+    "qwen2.5": "instruct-",
+    "qwen2.5-coder": "instruct-",
+    "llama3.1": "instruct-",
+    "llama3.2": "instruct-",
+    "llama3.3": "instruct-",
+    "llama3": "instruct-",
+    "llama2": "chat-",
+    "mistral": "instruct-",
+    "gemma2": "instruct-",
+    "gemma3": "it-",
+    "qwen3": "",
+    "phi4": "",
+    "deepseek-r1": "",
 }
 # How a library tag names a quantization (q4_K_M, not q4_k_m; f16 is "fp16").
 _TAG_QUANT = {"f16": "fp16"}
 
 
+@cache
+def _library(model: str) -> str | None:
+    found = catalog.find(model)
+    return next((t for t in found.ollama if ":" in t), None) if found is not None else None
+
+
 def tag(launch: Launch) -> str:
-    """The `ollama run` name of the estimated model and format."""
-    known = LIBRARY.get(launch.model)
-    if known is None:
-        quant = launch.precision.upper()
-        return f"hf.co/<GGUF repository of {launch.repo}>:{quant}"
-    name, suffix = known
-    if launch.precision in ("q4_k_m", "mxfp4"):
+    """The `ollama run` name of the estimated model and format: the library tag (its bare tag is
+    the Q4_K_M download; gpt-oss's is MXFP4), else the GGUF from Hugging Face."""
+    name = _library(launch.model)
+    quant = _TAG_QUANT.get(launch.precision) or _quant_tag(launch.precision)
+    if name is not None and launch.precision in ("q4_k_m", "mxfp4"):
         return name
-    first, *rest = launch.precision.split("_")
-    quant = _TAG_QUANT.get(launch.precision) or "_".join(
-        [first, *(part.upper() if part in ("k", "m", "s", "l") else part for part in rest)]
-    )
-    return f"{name}-{suffix}{quant}"
+    suffix = TAG_SUFFIX.get(name.split(":")[0]) if name is not None else None
+    if name is not None and suffix is not None:
+        return f"{name}-{suffix}{quant}"
+    return f"hf.co/<GGUF repository of {launch.repo}>:{launch.precision.upper()}"
+
+
+def _quant_tag(precision: str) -> str:
+    first, *rest = precision.split("_")
+    return "_".join([first, *(p.upper() if p in ("k", "m", "s", "l") else p for p in rest)])
 
 
 class Ollama(LlamaCpp):

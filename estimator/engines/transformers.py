@@ -51,6 +51,7 @@ class Transformers(EngineBase):
     devices = frozenset({"gpu", "apple", "cpu"})
     int_formats: ClassVar[dict[str, str]] = {"int4": "nf4", "int8": "int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp32", "int8"})
+    kv8 = "int8"
     offloads_layers = True
     ladder = ("bf16", "fp8", "int8", "nf4")
     # transformers' DeepSeek implementation caches full per-head K and V.
@@ -59,6 +60,11 @@ class Transformers(EngineBase):
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return not fmt.gguf and fmt.kind not in ("mlx", "exl2")
+
+    def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
+        # FineGrainedFP8Config's kernels need FP8 tensor cores (compute capability 8.9+).
+        gpu = machine.gpu if machine is not None else None
+        return not (fmt.kind == "fp8" and gpu is not None and not gpu.fp8)
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
         native = arch.checkpoint_precision

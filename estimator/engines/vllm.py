@@ -33,6 +33,7 @@ class Vllm(EngineBase):
     devices = frozenset({"gpu", "cpu"})
     int_formats: ClassVar[dict[str, str]] = {"int4": "awq", "int8": "gptq-int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp8"})
+    kv8 = "fp8"
     kv_unit = k.VLLM_BLOCK_TOKENS
     parallelism = "tensor"
     ladder = ("bf16", "fp8", "gptq-int8", "awq")
@@ -55,6 +56,15 @@ class Vllm(EngineBase):
         # bitsandbytes LLM.int8() is no vLLM option; its 4-bit runs in-flight (--quantization
         # bitsandbytes).
         return not fmt.gguf and fmt.kind not in ("int8", "mlx", "exl2")
+
+    def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
+        # FP8 runs as W8A16 through the Marlin kernels from Ampere (8.0) on (vLLM quantization
+        # docs, "FP8 W8A8": weight-only on Ampere); Turing and Volta have neither.
+        gpu = machine.gpu if machine is not None else None
+        if fmt.kind != "fp8" or gpu is None or gpu.fp8:
+            return True
+        major, _, _ = gpu.compute_capability.partition(".")
+        return major.isdigit() and int(major) >= 8
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
         native = arch.checkpoint_precision

@@ -3,6 +3,7 @@ llama.cpp --split-mode layer) and the layers that fit on the GPUs when the rest 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import accumulate
 
 
@@ -21,29 +22,47 @@ def split_layers(
         return [range(len(layer_bytes))]
     if capacities and len(set(capacities)) > 1:
         return _split_by_capacity(layer_bytes, first, last, capacities)
-    prefix = [0, *accumulate(layer_bytes)]
+    prefix = _prefix(layer_bytes)
     low = max([*layer_bytes, first, last])
+    if devices == 2:
+        # The best cut directly: around the split point where the two loads cross.
+        total, count = prefix[-1], len(layer_bytes)
+        cut = bisect_right([2 * p + first - total - last for p in prefix], 0)
+        best = min(
+            max(first + prefix[k], total - prefix[k] + last)
+            for k in {min(max(c, 1), count) for c in (cut - 1, cut, cut + 1)}
+        )
+        return _assign(prefix, devices, first, max(low, best))
     high = first + prefix[-1] + last
     while low < high:
         mid = (low + high) // 2
-        if _largest(_assign(layer_bytes, devices, first, last, mid), prefix, first, last) <= mid:
+        if _largest(_assign(prefix, devices, first, mid), prefix, first, last) <= mid:
             high = mid
         else:
             low = mid + 1
-    return _assign(layer_bytes, devices, first, last, low)
+    return _assign(prefix, devices, first, low)
 
 
-def _assign(layer_bytes: list[int], devices: int, first: int, last: int, cap: int) -> list[range]:
-    starts = [0]
+def _assign(prefix: list[int], devices: int, first: int, cap: int) -> list[range]:
+    """Greedy groups under `cap` over layers with prefix sums `prefix`: each device takes layers
+    while its load stays within the cap (at least one layer each), the last the rest."""
+    count = len(prefix) - 1
+    bounds = [0]
     load = first
-    for i, size in enumerate(layer_bytes):
-        if load + size > cap and len(starts) < devices and i > starts[-1]:
-            starts.append(i)
-            load = 0
-        load += size
-    starts += [len(layer_bytes)] * (devices - len(starts))
-    bounds = [*starts, len(layer_bytes)]
+    for _ in range(devices - 1):
+        start = bounds[-1]
+        if start >= count:
+            bounds.append(count)
+            continue
+        end = bisect_right(prefix, cap - load + prefix[start]) - 1
+        bounds.append(min(count, max(end, start + 1)))
+        load = 0
+    bounds.append(count)
     return [range(bounds[i], bounds[i + 1]) for i in range(devices)]
+
+
+def _prefix(layer_bytes: list[int]) -> list[int]:
+    return [0, *accumulate(layer_bytes)]
 
 
 def _largest(groups: list[range], prefix: list[int], first: int, last: int) -> int:
@@ -60,21 +79,20 @@ def _split_by_capacity(
     search as for equal devices, over a fill ratio in millionths)."""
     devices = len(capacities)
 
+    prefix = _prefix(layer_bytes)
+    count = len(layer_bytes)
+
     def assign(ratio: int) -> list[range] | None:
-        starts, index = [], 0
+        bounds = [0]
         for d, capacity in enumerate(capacities):
-            cap = capacity * ratio // 1_000_000
-            load = first if d == 0 else 0
-            start = index
-            while index < len(layer_bytes) and load + layer_bytes[index] <= cap:
-                load += layer_bytes[index]
-                index += 1
-            starts.append(start)
-            if d == devices - 1 and load + last > cap:
-                return None
-        if index < len(layer_bytes):
+            cap = capacity * ratio // 1_000_000 - (first if d == 0 else 0)
+            start = bounds[-1]
+            end = max(start, bisect_right(prefix, cap + prefix[start]) - 1) if cap >= 0 else start
+            bounds.append(min(count, end))
+        if bounds[-1] < count:
             return None
-        bounds = [*starts, len(layer_bytes)]
+        if prefix[count] - prefix[bounds[-2]] + last > capacities[-1] * ratio // 1_000_000:
+            return None
         return [range(bounds[i], bounds[i + 1]) for i in range(devices)]
 
     low, high = 1, 1_000_000
@@ -89,7 +107,7 @@ def _split_by_capacity(
             high = mid
         else:
             low = mid + 1
-    return assign(low) or _assign(layer_bytes, devices, first, last, total)
+    return assign(low) or _assign(prefix, devices, first, total)
 
 
 def gpu_layers_that_fit(layer_bytes: list[int], budget: int) -> int:

@@ -258,7 +258,8 @@ def test_training_tokens_and_kwh_price(capsys):
         ),
         (
             ["precision", "--model", "qwen2.5-32b", "--task", "inference", "--gpu", "4090"],
-            "Best precision that fits: nf4",
+            # Over the engines: GGUF Q5_K_M in llama.cpp beats transformers' NF4.
+            "Best precision that fits: q5_k_m (GGUF Q5_K_M on llama.cpp)",
         ),
         (
             ["model", "--task", "training", "--method", "qlora", "--gpu", "4090"],
@@ -276,7 +277,8 @@ def test_training_tokens_and_kwh_price(capsys):
                 "--gpu",
                 "a100 80gb",
             ],
-            "GPUs of this kind needed: 2",
+            # One A100 in FP8 (vLLM's W8A16 on Ampere); two in BF16.
+            "GPUs of this kind needed: 1 (FP8 on vLLM); BF16 on vLLM: 2",
         ),
     ],
 )

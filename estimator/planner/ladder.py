@@ -1,4 +1,5 @@
-"""The same workload under other choices: each a rung of the fit ladders the rules walk.
+"""The same workload under other choices, one change at a time: each a rung of the fit
+ladders the advice rules walk (rules/ruleset.py), named as the rules name them.
 
 Every alternative is a forward estimate, so the memory a recommendation quotes is exactly what
 `llm-sizer estimate` says for that setting.
@@ -9,17 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from estimator import engines, inverse
-from estimator.errors import EstimatorError
-from estimator.estimate import estimate
-from estimator.hardware.types import Machine
-from estimator.result import Estimate
-from estimator.vocabulary import FITTING
-from estimator.workload import Workload
+from .. import engines, inverse
+from ..errors import EstimatorError
+from ..estimate import estimate
+from ..hardware.types import Machine
+from ..result import Estimate
+from ..vocabulary import FITTING
+from ..workload import Workload
 
 MAX_GPUS = 64
-# The 8-bit KV cache of each engine.
-KV8 = {"transformers": "int8", "vllm": "fp8", "llama.cpp": "q8_0"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +101,9 @@ def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
         out.append(_try("int8", replace(w, precision=int8), m, precision=int8))
     if i.precision != int4:
         out.append(_try("int4", replace(w, precision=int4), m, precision=int4))
-    if i.kv_precision in ("bf16", "fp16", "fp32"):
-        out.append(_try("kv8", replace(w, kv_precision=KV8[engine]), m, kv_precision=KV8[engine]))
+    kv8 = engines.get(engine).kv8
+    if i.kv_precision in ("bf16", "fp16", "fp32") and kv8:
+        out.append(_try("kv8", replace(w, kv_precision=kv8), m, kv_precision=kv8))
     shorter = inverse.max_context(w, m)
     if shorter.value is not None and shorter.estimate is not None and shorter.value < i.context:
         out.append(

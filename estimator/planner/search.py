@@ -1,0 +1,205 @@
+"""The planner: every plan a practitioner would consider for a workload on the user's hardware,
+estimated and ranked. Pure: the same question gives the same plans."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import engines, inverse
+from ..cost import cloud_machine
+from ..errors import EstimatorError
+from ..hardware.types import Machine
+from ..precision import weight_format
+from ..resolve import resolve
+from ..result import Estimate
+from ..speed import inference_speed
+from ..workload import Workload
+from . import training
+from .context import longest_context
+from .inference import Option, options
+from .quality import low_bits, quality_bits
+from .rank import key
+from .types import ANY, CLOUD, MORE_GPUS, YOURS, Plan, PlanOffload
+
+# Plans returned, and how many of the best get their longest context worked out.
+LIMIT = 8
+CONTEXT_PLANS = 2
+# GPU counts a job is planned on: a single node of 1, 2, 4 or 8 GPUs, then whole 8-GPU nodes.
+NODE_COUNTS = (1, 2, 4, 8, 16, 24, 32, 48, 64)
+
+
+def plans(
+    workload: Workload,
+    machine: Machine | None,
+    *,
+    gpu_count_asked: bool = False,
+    cloud: bool = True,
+    limit: int = LIMIT,
+) -> tuple[Plan, ...]:
+    """The plans for `workload` on `machine` (or on no hardware), best first."""
+    try:
+        asked = resolve(workload, machine).workload
+    except EstimatorError:
+        asked = workload
+    if workload.task == "training":
+        found = list(training.options(workload, machine))
+    else:
+        found = list(options(workload, machine))
+    hardware = YOURS if machine is not None else ANY
+    built = [_plan(o, hardware, asked) for o in found]
+    if gpu_count_asked or not any(p.runs for p in built):
+        built += _elsewhere(workload, machine, asked, cloud, gpu_count_asked)
+    unique: dict[tuple, Plan] = {}
+    for p in sorted(built, key=lambda p: key(p, gpu_count_asked)):
+        unique.setdefault(
+            (
+                p.hardware,
+                p.engine,
+                p.precision,
+                p.kv_precision,
+                p.method,
+                p.gpus,
+                p.parallelism,
+                p.machine and p.machine.name,
+            ),
+            p,
+        )
+    ranked = list(unique.values())[:limit]
+    return tuple(_with_context(p) if i < CONTEXT_PLANS else p for i, p in enumerate(ranked))
+
+
+def _with_context(plan: Plan) -> Plan:
+    if plan.verdict not in ("fits", "tight") or plan.machine is None:
+        return plan
+    return replace(plan, context_max=longest_context(plan.workload, plan.machine, plan.estimate))
+
+
+def _changes(est: Estimate, asked: Workload) -> tuple[str, ...]:
+    i = est.inputs
+    out = []
+    if asked.engine and i.engine != asked.engine:
+        out.append("engine")
+    if asked.precision and i.precision != asked.precision:
+        out.append("precision")
+    if asked.kv_precision and i.kv_precision and i.kv_precision != asked.kv_precision:
+        out.append("kv_precision")
+    if asked.method and i.method != asked.method:
+        out.append("method")
+    if i.zero != asked.zero or i.offload != asked.offload:
+        out.append("sharding")
+    if est.verdict == "offload" and est.offload is not None and est.offload.ram_bytes:
+        out.append("offload")
+    return tuple(out)
+
+
+def _parallelism(est: Estimate, machine: Machine | None) -> str:
+    i = est.inputs
+    if machine is None or machine.kind == "cpu":
+        return "cpu" if machine is not None else "single"
+    if machine.kind == "apple":
+        return "unified"
+    if i.task == "training":
+        return training.parallelism(i)
+    if i.gpu_count <= 1:
+        return "single"
+    return engines.get(i.engine).parallelism
+
+
+def _offload(est: Estimate) -> PlanOffload | None:
+    off = est.offload
+    if off is None or not off.ram_bytes:
+        return None
+    if off.expert_layers:
+        return PlanOffload("experts", off.ram_bytes, None, off.expert_layers)
+    if off.gpu_layers is not None:
+        return PlanOffload("layers", off.ram_bytes, off.gpu_layers)
+    return PlanOffload(
+        "optimizer" if est.inputs.task == "training" else "embeddings", off.ram_bytes
+    )
+
+
+def _plan(
+    option: Option, hardware: str, asked: Workload, usd_per_hour: float | None = None
+) -> Plan:
+    est = option.estimate
+    i = est.inputs
+    machine = option.machine
+    fmt = weight_format(i.precision)
+    arch = option.workload.model
+    runs = est.verdict in ("fits", "tight", "offload")
+    decode = prefill = None
+    if runs and machine is not None and i.task == "inference":
+        speed = inference_speed(resolve(option.workload, machine), machine, est)
+        if speed is not None:
+            decode, prefill = speed.decode_per_sequence, speed.prefill
+    off = est.offload
+    per_device = off.gpu_bytes if off is not None and off.gpu_bytes else est.per_device_bytes
+    return Plan(
+        workload=option.workload,
+        machine=machine,
+        estimate=est,
+        engine=i.engine,
+        precision=i.precision,
+        kv_precision=i.kv_precision,
+        method=i.method,
+        gpus=i.gpu_count if machine is not None and machine.kind == "gpu" else 0,
+        parallelism=_parallelism(est, machine),
+        offload=_offload(est),
+        per_device_bytes=per_device,
+        verdict=est.verdict,
+        context_max=None,
+        decode=decode,
+        prefill=prefill,
+        command=training.command(est, machine) if i.task == "training" else engines.command(est),
+        hardware=hardware,
+        quality_bits=quality_bits(fmt, arch),
+        estimate_bits=round(8 * est.components.weights / max(1, i.params), 1),
+        low_bits=low_bits(fmt, arch),
+        usd_per_hour=usd_per_hour,
+        changes=_changes(est, asked),
+    )
+
+
+def _elsewhere(
+    w: Workload, machine: Machine | None, asked: Workload, cloud: bool, more: bool
+) -> list[Plan]:
+    """Plans on other hardware: more GPUs of the user's kind, and the cheapest cloud instance,
+    in the best format and in 4 bits."""
+    out: list[Plan] = []
+    for variant in _variants(w):
+        if machine is not None and machine.kind == "gpu" and machine.gpu is not None:
+            found = inverse.gpus_needed(variant, machine.gpu, machine.ram_bytes, counts=NODE_COUNTS)
+            if (
+                found.value is not None
+                and found.estimate is not None
+                and (more or found.value > machine.count)
+            ):
+                bigger = replace(machine, count=found.value, cards=())
+                out.append(_plan(Option(variant, bigger, found.estimate), MORE_GPUS, asked))
+        if cloud:
+            rented = inverse.cheapest_cloud(variant)
+            if rented.value is not None and rented.estimate is not None:
+                instance = rented.value
+                out.append(
+                    _plan(
+                        Option(variant, cloud_machine(instance), rented.estimate),
+                        CLOUD,
+                        asked,
+                        instance.usd_per_hour,
+                    )
+                )
+    return out
+
+
+def _variants(w: Workload) -> list[Workload]:
+    """The workload as asked and in 4 bits, on the engines GPU servers run."""
+    if w.task == "training":
+        return training.variants(w)
+    engine = w.engine if w.engine in ("vllm", "sglang", "llama.cpp") else "vllm"
+    four = engines.get(engine).int_formats["int4"]
+    same = replace(w, engine=engine)
+    try:
+        resolve(same, None)
+    except EstimatorError:
+        same = replace(same, precision=None, kv_precision=None)
+    return [same] if same.precision == four else [same, replace(same, precision=four)]

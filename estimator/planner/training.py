@@ -1,0 +1,133 @@
+"""The training plans a practitioner would try: full fine-tuning, LoRA and QLoRA; on one GPU
+with an 8-bit or paged optimizer or the optimizer in RAM (ZeRO-Offload); on several GPUs
+sharded with ZeRO-2, ZeRO-3 (with and without CPU offload) or FSDP rather than a full replica
+per GPU; gradient checkpointing on (the default). Commands are the DeepSpeed, torchtune or
+PEFT/TRL settings that produce the estimate."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+
+from ..errors import EstimatorError
+from ..estimate import estimate
+from ..hardware.types import Machine
+from ..result import Estimate, Inputs
+from ..vocabulary import FITTING
+from ..workload import Workload
+from .inference import Option
+
+METHODS = ("full", "lora", "qlora")
+# Adapters on several GPUs replicate only the frozen base and the small adapter states, which is
+# what PEFT's multi-GPU examples run (DDP); full fine-tuning is sharded.
+_SHARDED = (
+    dict(engine="deepspeed", zero=2),
+    dict(engine="deepspeed", zero=3),
+    dict(engine="torchtune", zero=0),
+    dict(engine="deepspeed", zero=3, offload=True),
+)
+_SINGLE = (
+    dict(),
+    dict(optimizer="adamw_8bit"),
+    dict(optimizer="paged_adamw_8bit"),
+    dict(engine="deepspeed", zero=2, offload=True),
+)
+
+
+def _estimate(w: Workload, m: Machine | None) -> Estimate | None:
+    try:
+        return estimate(w, m)
+    except EstimatorError:
+        return None
+
+
+def _settings(method: str, gpus: int) -> tuple[dict, ...]:
+    if gpus > 1:
+        return ((dict(),) if method != "full" else ()) + _SHARDED
+    return _SINGLE if method == "full" else _SINGLE[:1] + _SINGLE[3:]
+
+
+def options(w: Workload, m: Machine | None) -> Iterator[Option]:
+    """The asked workload, then each method under the settings that fit it on the hardware:
+    for each method the first setting that fits, in the order above (plainest first)."""
+    asked = _estimate(w, m)
+    if asked is not None:
+        yield Option(w, m, asked)
+    gpus = m.count if m is not None and m.kind == "gpu" else 1
+    methods = [w.method] if w.method and asked is not None and asked.verdict in FITTING else []
+    methods += [x for x in METHODS if x not in methods]
+    for method in methods:
+        base = replace(w, method=method, precision=None if method != w.method else w.precision)
+        if method != "full":
+            base = replace(base, optimizer=None if w.optimizer in ("adamw_8bit",) else w.optimizer)
+        fallback = None
+        for settings in _settings(method, gpus):
+            option = replace(base, **settings)
+            est = _estimate(option, m)
+            if est is None:
+                continue
+            if est.verdict in FITTING or m is None:
+                yield Option(option, m, est)
+                break
+            if est.verdict == "offload" and fallback is None:
+                fallback = Option(option, m, est)
+        else:
+            if fallback is not None:
+                yield fallback
+
+
+def variants(w: Workload) -> list[Workload]:
+    """For other hardware: the asked method, and QLoRA when that was not it."""
+    out = [w]
+    if w.method != "qlora":
+        out.append(replace(w, method="qlora", precision=None, zero=0, offload=False))
+    return out
+
+
+def parallelism(i: Inputs) -> str:
+    if i.gpu_count <= 1:
+        return "single"
+    if i.engine == "torchtune":
+        return "fsdp"
+    if i.zero:
+        return f"zero{i.zero}"
+    return "ddp"
+
+
+def command(est: Estimate, machine: Machine | None) -> str:
+    """The settings that run what `est` estimated (fp16 on GPUs without bfloat16)."""
+    i = est.inputs
+    half = (
+        "fp16"
+        if machine is not None and machine.gpu is not None and not machine.gpu.bf16
+        else "bf16"
+    )
+    if i.zero:
+        config = {"zero_optimization": {"stage": i.zero}, half: {"enabled": True}}
+        if i.offload:
+            config["zero_optimization"]["offload_optimizer"] = {"device": "cpu"}
+            if i.zero == 3:
+                config["zero_optimization"]["offload_param"] = {"device": "cpu"}
+        run = f"deepspeed --num_gpus {max(1, i.gpu_count)} train.py --deepspeed ds_config.json"
+        return f"{run}  # ds_config.json: {json.dumps(config, separators=(',', ':'))}"
+    if i.engine == "torchtune":
+        recipe = "full_finetune" if i.method == "full" else "lora_finetune"
+        distributed = "distributed" if i.gpu_count > 1 else "single_device"
+        nproc = f"--nproc_per_node {i.gpu_count} " if i.gpu_count > 1 else ""
+        return f"tune run {nproc}{recipe}_{distributed} --config <model>/{i.method}"
+    parts = []
+    if i.method == "qlora":
+        parts.append(
+            'BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", '
+            "bnb_4bit_use_double_quant=True)"
+        )
+    if i.method in ("lora", "qlora"):
+        targets = '"all-linear"' if i.lora_targets == "all" else '["q_proj", "v_proj"]'
+        parts.append(f"LoraConfig(r={i.lora_rank}, target_modules={targets})")
+    optim = f', optim="{i.optimizer}"' if i.optimizer and i.optimizer != "adamw" else ""
+    parts.append(
+        f"TrainingArguments(per_device_train_batch_size={i.batch}, "
+        f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{optim})"
+    )
+    return "; ".join(parts)

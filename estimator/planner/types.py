@@ -1,0 +1,69 @@
+"""What the planner returns: one plan per way of running the workload, with its estimate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..hardware.types import Machine
+from ..result import Estimate
+from ..speed import Range
+from ..workload import Workload
+
+# Where a plan runs: on the hardware the user has, on more GPUs of the same kind, on a rented
+# cloud instance, or on no hardware at all (the question gave none).
+YOURS = "yours"
+MORE_GPUS = "more_gpus"
+CLOUD = "cloud"
+ANY = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanOffload:
+    """What a plan keeps in CPU RAM."""
+
+    what: str  # layers, experts, optimizer, embeddings
+    ram_bytes: int
+    gpu_layers: int | None = None  # layers on the GPUs (layers offload)
+    expert_layers: int = 0  # llama.cpp --n-cpu-moe N (experts offload)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    workload: Workload  # what the plan runs, with every choice it makes stated
+    machine: Machine | None  # the hardware it runs on
+    estimate: Estimate
+    engine: str
+    precision: str
+    kv_precision: str | None
+    method: str
+    gpus: int
+    parallelism: str  # single, tensor, layers, ddp, zero2, zero3, fsdp, cpu, unified
+    offload: PlanOffload | None
+    per_device_bytes: int  # on the fullest GPU (what stays there when the rest is in RAM)
+    verdict: str
+    context_max: int | None  # the longest context that still fits, None when not computed
+    decode: Range | None  # tokens/s of one sequence, only for plans that run
+    prefill: Range | None
+    command: str
+    hardware: str  # YOURS, MORE_GPUS, CLOUD, ANY
+    quality_bits: float  # bits per weight as quality goes: the checkpoint's own format = 16
+    estimate_bits: float  # the format's bits per weight, scales included (breaks ties)
+    low_bits: bool  # below 4 bits per weight: noticeable quality loss
+    usd_per_hour: float | None  # a rented instance's price
+    changes: tuple[str, ...]  # what differs from the question: precision, engine, gpus, ...
+
+    @property
+    def runs(self) -> bool:
+        """Runs as planned on its hardware (possibly with part of it in RAM)."""
+        return self.verdict in ("fits", "tight", "offload")
+
+    @property
+    def kind(self) -> str:
+        """What kind of change the plan makes, the most far-reaching first: the answer's
+        alternatives differ in kind."""
+        if self.hardware in (CLOUD, MORE_GPUS):
+            return self.hardware
+        for change in ("offload", "method", "sharding", "engine", "precision", "kv_precision"):
+            if change in self.changes:
+                return change
+        return "as_asked"

@@ -1,0 +1,126 @@
+"""Plans for real questions: what a practitioner would run, with numbers derived by hand."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from estimator import engines
+from estimator.estimate import estimate
+from estimator.hardware.catalog import machine
+from estimator.memory import constants as k
+from estimator.models import catalog
+from estimator.planner import CLOUD, MORE_GPUS, YOURS, plans
+from estimator.precision import GGUF_BPW, KV_BYTES
+from estimator.workload import Workload
+
+GIB = 1 << 30
+
+
+def test_70b_on_two_3090s_at_32k_runs_q4_k_m_with_an_8_bit_kv_cache(arch):
+    a = arch("Llama-3.1-70B")
+    hw = machine(gpu="RTX 3090", gpus=2)
+    best = plans(Workload(model=a, task="inference", context=32_768), hw)[0]
+    assert (best.engine, best.precision, best.kv_precision) == ("llama.cpp", "q4_k_m", "q8_0")
+    assert best.hardware == YOURS and best.gpus == 2 and best.parallelism == "layers"
+    assert best.verdict in ("fits", "tight")
+    # By hand: Q4_K_M weights without the input embeddings (kept in RAM), plus a q8_0 KV cache
+    # of 32,768 tokens x 80 layers x 2 x 8 KV heads x 128 dims x 34/32 bytes, split over two
+    # cards, plus each card's compute buffer (512 fp32 logits rows + the 512 x 32,768 mask).
+    weights = (a.params - a.embedding_params) * GGUF_BPW["q4_k_m"] / 8
+    kv = 32_768 * 80 * 2 * 8 * 128 * KV_BYTES["q8_0"]
+    compute = 4 * a.vocab_size * 512 + 32_768 * 512
+    per_card = (weights + kv) / 2 + compute
+    assert best.per_device_bytes == pytest.approx(per_card, rel=0.03)
+    assert best.per_device_bytes < 24 * GIB - k.CUDA_CONTEXT_BYTES
+    assert "--cache-type-k q8_0" in best.command and "-c 32768" in best.command
+    assert best.decode is not None and best.context_max >= 32_768
+
+
+def test_deepseek_r1_on_a_24_gb_gpu_with_256_gb_ram_keeps_experts_in_ram(arch):
+    hw = machine(gpu="RTX 4090", ram_gb=256)
+    best = plans(Workload(model=arch("DeepSeek-R1"), task="inference"), hw)[0]
+    assert best.hardware == YOURS and best.engine == "llama.cpp"
+    assert best.verdict == "offload" and best.offload.what == "experts"
+    # 671B parameters at 3.16 bits (Q2_K) are 265 GB: RAM takes the experts of most layers.
+    assert best.offload.ram_bytes <= 256 * GIB - k.OS_RESERVE_BYTES
+    assert best.per_device_bytes <= 24 * GIB
+    assert f"--n-cpu-moe {best.offload.expert_layers}" in best.command
+    assert best.low_bits  # below 4 bits: flagged
+    assert best.decode is not None and best.decode.high < 20
+
+
+def test_70b_on_a_5090_gets_a_low_bit_plan_that_fits_flagged(arch):
+    best = plans(Workload(model=arch("Llama-3.1-70B"), task="inference"), machine(gpu="RTX 5090"))[
+        0
+    ]
+    assert best.verdict in ("fits", "tight") and best.low_bits
+    # Q2_K alone is 70.6B x 3.16 / 8 = 27.9 GB: it and anything of 3-3.5 bits fit in 32 GB.
+    assert best.per_device_bytes < 32 * GIB
+
+
+def test_qwen_7b_on_a_4090_runs_in_16_bit(arch):
+    found = plans(Workload(model=arch("Qwen2.5-7B"), task="inference"), machine(gpu="RTX 4090"))
+    assert found[0].quality_bits == 16 and found[0].verdict == "fits"
+    assert {p.engine for p in found} >= {"vllm", "llama.cpp", "transformers"}
+    vllm = next(p for p in found if p.engine == "vllm")
+    assert vllm.command.startswith("vllm serve Qwen/Qwen2.5-7B ")
+
+
+def test_without_hardware_the_cheapest_rented_plan_says_its_price(arch):
+    found = plans(Workload(model=arch("Qwen2.5-72B"), task="inference"), None)
+    rented = [p for p in found if p.hardware == CLOUD]
+    assert rented and all(p.usd_per_hour for p in rented)
+    awq = next(p for p in rented if p.precision == "awq")
+    bf16 = next(p for p in rented if p.precision == "bf16")
+    assert awq.usd_per_hour < bf16.usd_per_hour
+
+
+def test_full_fine_tuning_on_eight_gpus_is_sharded(arch):
+    w = Workload(model=arch("Llama-3.1-8B"), task="training", method="full")
+    found = plans(w, machine(gpu="A100 80GB", gpus=8))
+    full = [p for p in found if p.method == "full" and p.runs]
+    assert full and full[0].parallelism in ("zero2", "zero3", "fsdp")
+    assert "stage" in full[0].command or "tune run" in full[0].command
+
+
+def test_a_mac_is_planned_with_mlx_or_llama_cpp(arch):
+    found = plans(Workload(model=arch("Qwen2.5-32B"), task="inference"), machine(gpu="M3 Max 64GB"))
+    assert found[0].engine in ("mlx", "llama.cpp") and found[0].parallelism == "unified"
+    assert any(p.command.startswith("mlx_lm.") for p in found)
+
+
+MODELS = [m.architecture for m in catalog.models() if m.architecture.params < 80e9]
+HARDWARE = [
+    dict(gpu="RTX 3060", ram_gb=32),
+    dict(gpu="RTX 4090"),
+    dict(gpu="RTX 3090", gpus=2),
+    dict(gpu="A100 80GB", gpus=4),
+    dict(gpu="M2 Max 32GB"),
+    dict(gpu="cpu", ram_gb=32),
+]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    model=st.sampled_from(MODELS),
+    hardware=st.sampled_from(HARDWARE),
+    task=st.sampled_from(["inference", "training"]),
+    context=st.sampled_from([None, 2048, 16_384]),
+)
+def test_the_first_plan_never_needs_more_gpus_than_the_user_has(model, hardware, task, context):
+    hw = machine(**hardware)
+    w = Workload(model=model, task=task, context=context)
+    try:
+        estimate(w, hw)
+    except Exception:
+        return
+    found = plans(w, hw)
+    assert found
+    first = found[0]
+    assert first.hardware != MORE_GPUS
+    if first.hardware == YOURS and hw.kind == "gpu":
+        assert first.gpus <= hw.count
+    # Every plan's command is the runnable form of its own estimate.
+    for p in found:
+        if p.workload.task == "inference":
+            assert p.command == engines.command(p.estimate)

@@ -1,0 +1,80 @@
+"""The planner's order, plan against plan: what runs on the user's hardware first, fits before
+offload, 4 bits or more before fewer, then quality, speed and cost."""
+
+from dataclasses import replace
+
+from estimator.estimate import estimate
+from estimator.hardware.catalog import machine
+from estimator.planner.rank import key
+from estimator.planner.types import CLOUD, MORE_GPUS, YOURS, Plan
+from estimator.speed import Range
+from estimator.workload import Workload
+
+
+def _plan(arch, **changes) -> Plan:
+    w = Workload(model=arch("Qwen2.5-7B"), task="inference")
+    est = estimate(w, machine(gpu="RTX 4090"))
+    base = Plan(
+        workload=w,
+        machine=None,
+        estimate=est,
+        engine="vllm",
+        precision="bf16",
+        kv_precision="bf16",
+        method="full",
+        gpus=1,
+        parallelism="single",
+        offload=None,
+        per_device_bytes=est.per_device_bytes,
+        verdict="fits",
+        context_max=None,
+        decode=Range(40, 50),
+        prefill=None,
+        command="",
+        hardware=YOURS,
+        quality_bits=16,
+        estimate_bits=16,
+        low_bits=False,
+        usd_per_hour=None,
+        changes=(),
+    )
+    return replace(base, **changes)
+
+
+def _order(plans: list[Plan], **kw) -> list[Plan]:
+    return sorted(plans, key=lambda p: key(p, **kw))
+
+
+def test_what_runs_on_the_users_hardware_comes_first(arch):
+    yours = _plan(arch, quality_bits=4, estimate_bits=4.9, verdict="offload")
+    cloud = _plan(arch, hardware=CLOUD, usd_per_hour=0.8)
+    more = _plan(arch, hardware=MORE_GPUS, gpus=2)
+    assert _order([more, cloud, yours]) == [yours, cloud, more]
+    # Nothing runs on theirs: renting comes before a plan that does not fit.
+    stuck = _plan(arch, verdict="does_not_fit")
+    assert _order([stuck, cloud]) == [cloud, stuck]
+    # More GPUs of their kind never lead unless the question asks for a GPU count.
+    assert _order([more, stuck])[0] is stuck
+    assert _order([more, stuck], more_gpus_first=True)[0] is more
+
+
+def test_fits_before_offload_and_four_bits_before_fewer(arch):
+    fits4 = _plan(arch, quality_bits=4, estimate_bits=4.9)
+    offload8 = _plan(arch, quality_bits=8, estimate_bits=8.5, verdict="offload")
+    fits2 = _plan(arch, quality_bits=2, estimate_bits=3.2, low_bits=True)
+    offload2 = _plan(arch, quality_bits=2, estimate_bits=3.2, low_bits=True, verdict="offload")
+    assert _order([offload2, fits2, offload8, fits4]) == [fits4, offload8, fits2, offload2]
+
+
+def test_then_quality_then_speed_then_cost(arch):
+    sixteen = _plan(arch, quality_bits=16, decode=Range(10, 20))
+    eight = _plan(arch, quality_bits=8, estimate_bits=8.5, decode=Range(80, 90))
+    fast = _plan(arch, quality_bits=16, decode=Range(30, 40))
+    assert _order([eight, sixteen, fast]) == [fast, sixteen, eight]
+    # Same quality bucket: more bits per weight first (Q4_K_M's 4.9 over AWQ's 4.3).
+    q4km = _plan(arch, quality_bits=4, estimate_bits=4.9, decode=Range(10, 12))
+    awq = _plan(arch, quality_bits=4, estimate_bits=4.3, decode=Range(30, 40))
+    assert _order([awq, q4km]) == [q4km, awq]
+    cheap = _plan(arch, hardware=CLOUD, usd_per_hour=0.8)
+    dear = _plan(arch, hardware=CLOUD, usd_per_hour=3.99)
+    assert _order([dear, cheap]) == [cheap, dear]
