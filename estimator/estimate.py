@@ -9,12 +9,13 @@ from .hardware.types import Machine
 from .memory import constants as k
 from .memory import inference, training_plan
 from .memory.placement import gpu_layers_that_fit
+from .memory.reported import views
 from .resolve import Resolved, resolve
 from .result import Components, Device, Estimate, Inputs, Note, Offload
 from .workload import Workload
 
 
-def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
+def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> Inputs:
     w = r.workload
     arch = w.model
     training = w.task == "training"
@@ -42,6 +43,8 @@ def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
         machine_kind=machine.kind if machine else None,
         gpu_count=machine.count if machine and machine.kind == "gpu" else (1 if machine else 0),
         device_memory_bytes=machine.device_bytes if machine else None,
+        objective=w.objective if training else None,
+        parallelism=parallelism,
     )
 
 
@@ -54,16 +57,36 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     r = resolve(workload, machine)
     w = r.workload
     assumptions = list(r.assumptions)
+    disk_needed = managed = 0
+    parallelism = None
+    offloading = w.offload
+    transient: list[int] = []
     if w.task == "inference":
         iplan = inference.plan(r, machine)
         parts, steps, ram_needed = iplan.devices, list(iplan.steps), iplan.host_only
+        transient = [c.activations + c.overhead for c in parts]
     else:
         tplan = training_plan.plan(r, machine)
         parts, steps, ram_needed = tplan.devices, list(tplan.steps), tplan.ram_bytes
-    inputs = _inputs(r, machine)
+        disk_needed, managed = tplan.disk_bytes, tplan.managed_bytes
+        transient = [tplan.transient_bytes] * len(parts)
+        parallelism = tplan.recipe.sharding.parallelism
+        offloading = tplan.recipe.sharding.offload is not None
+    inputs = _inputs(r, machine, parallelism)
     total = sum(parts, Components())
+    kind = machine.kind if machine is not None else "gpu"
+    floor = 0
+    if machine is not None and w.engine == "vllm":
+        floor = int(machine.device_bytes * w.gpu_memory_utilization)
+    seen = [
+        views(c, kind=kind, gpus=len(parts), transient=t, managed=managed, floor=floor)
+        for c, t in zip(parts, transient, strict=True)
+    ]
     if machine is None:
-        devices = tuple(Device(f"device {i}", c) for i, c in enumerate(parts))
+        devices = tuple(
+            Device(f"device {i}", c, None, None, v.allocated, v.reserved, v.device_total)
+            for i, (c, v) in enumerate(zip(parts, seen, strict=True))
+        )
         steps.append(
             Note("no_hardware", {"total": total.total, "per_device": max(c.total for c in parts)})
         )
@@ -79,17 +102,25 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     usable = [first] + [rest] * (len(parts) - 1)
     label = machine.name
     devices = tuple(
-        Device(f"{label} #{i}" if len(parts) > 1 else label, c, machine.device_bytes, u)
-        for i, (c, u) in enumerate(zip(parts, usable, strict=True))
+        Device(
+            f"{label} #{i}" if len(parts) > 1 else label,
+            c,
+            machine.device_bytes,
+            u,
+            v.allocated,
+            v.reserved,
+            v.device_total,
+        )
+        for i, (c, u, v) in enumerate(zip(parts, usable, seen, strict=True))
     )
     verdict, headroom = fit_verdict([c.total for c in parts], usable)
     offload = None
     ram = ram_usable(machine)
-    if ram_needed:
-        offload = Offload(ram_needed)
+    if ram_needed or disk_needed:
+        offload = Offload(ram_needed, disk_bytes=disk_needed)
         if ram is not None and ram_needed > ram:
             verdict = "does_not_fit"
-        elif w.offload and verdict != "does_not_fit":
+        elif offloading and verdict != "does_not_fit":
             verdict = "offload"
     if verdict == "does_not_fit" and w.task == "inference":
         verdict, offload = _try_offload(

@@ -6,7 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .errors import EstimatorError
+from .frameworks import FRAMEWORKS
 from .hardware.types import Machine
+from .memory.alignment import objective_defaults
 from .precision import FORMATS, GGUF_BPW, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
 from .vocabulary import DEFAULT_CONTEXT
@@ -18,8 +20,8 @@ ENGINE_INT = {
     "transformers": {"int4": "nf4", "int8": "int8"},
     "vllm": {"int4": "awq", "int8": "gptq-int8"},
     "llama.cpp": {"int4": "q4_k_m", "int8": "q8_0", "bf16": "f16", "fp16": "f16"},
-    "deepspeed": {"int4": "nf4", "int8": "int8"},
-    "torchtune": {"int4": "nf4", "int8": "int8"},
+    # Training frameworks quantize a QLoRA base with bitsandbytes (torchtune with its own NF4).
+    **{name: {"int4": "nf4", "int8": "int8"} for name in FRAMEWORKS if name != "transformers"},
 }
 LLAMACPP_DEFAULT = "q4_k_m"
 KV_ALLOWED = {
@@ -135,6 +137,8 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         notes.append(Note("default_method", {"method": "full"}))
     if w.task == "inference":
         method = "full"
+    if w.task == "training":
+        w = replace(w, **objective_defaults(w, method, notes))
     engine = _engine(w, machine, notes)
     fmt = _precision(w, method, engine, machine, notes)
     kv_name, kv_bytes = _kv(w, engine, fmt, notes)
@@ -146,10 +150,8 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         notes.append(Note("default_context", {"context": context}))
     optimizer = w.optimizer
     if w.task == "training" and optimizer is None:
-        single = machine is None or machine.count == 1
-        optimizer = (
-            "paged_adamw_8bit" if engine == "torchtune" and method == "full" and single else "adamw"
-        )
+        gpus = machine.count if machine is not None and machine.kind == "gpu" else 1
+        optimizer = FRAMEWORKS[engine].default_optimizer(method, gpus)
         notes.append(Note("default_optimizer", {"optimizer": optimizer}))
     checkpointing = w.grad_checkpointing
     if w.task == "training" and checkpointing is None:
@@ -159,7 +161,7 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     if w.task == "training" and method in ("lora", "qlora"):
         notes.append(Note("lora_settings", {"rank": w.lora_rank, "targets": w.lora_targets}))
         if adapter_precision is None:
-            adapter_precision = "bf16" if engine == "torchtune" else "fp32"
+            adapter_precision = FRAMEWORKS[engine].adapter_precision
             notes.append(Note("default_adapter_precision", {"precision": adapter_precision}))
     if w.zero and w.task != "training":
         raise EstimatorError("zero_needs_training")

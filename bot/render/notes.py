@@ -25,7 +25,19 @@ _SIZES = {
     "logits",
     "logits_bytes",
     "ram_bytes",
+    "disk_bytes",
     "kv",
+    "kept",
+    "recompute",
+    "loss",
+    "activations",
+    "buffers",
+    "frozen",
+    "reference",
+    "reward",
+    "value",
+    "gathered",
+    "needs",
 }
 _PER_TOKEN = {"per_token_bytes", "checkpoint_per_token", "layer_per_token"}
 _COUNTS = {"params", "trainable_params", "adapter_params"}
@@ -58,6 +70,8 @@ def _value(name: str, value: Any, lang: str) -> str:
         return "" if value is None else str(value)
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ""
     if name in _SIZES:
         return numbers.size(value, lang)
     if name in _PER_TOKEN:
@@ -92,7 +106,21 @@ def _variant(note: Note) -> str:
             else "training_states.adapters"
         )
     if note.key == "training_activations":
+        if p["offload"]:
+            return "training_activations.offload"
         return "training_activations." + ("checkpointing" if p["checkpointing"] else "plain")
+    if note.key in ("training_loss", "training_peak"):
+        return f"{note.key}.{p['kind' if note.key == 'training_loss' else 'phase']}"
+    if note.key == "fsdp_shard":
+        return "fsdp_shard." + (
+            "grad_op" if p["stage"] == 2 else "hybrid" if p["hybrid"] else "full"
+        )
+    if note.key == "cpu_offload_training" and p["device"] == "nvme":
+        return "cpu_offload_training.nvme"
+    if note.key == "interconnect":
+        return f"interconnect.{p['link']}"
+    if note.key == "vllm_rollout" and p["short"]:
+        return "vllm_rollout.short"
     return note.key
 
 
@@ -113,4 +141,7 @@ def step(note: Note, lang: str, verdict_text: str = "") -> str:
 def assumption(note: Note, lang: str) -> str:
     params = {name: _value(name, value, lang) for name, value in note.params.items()}
     key = f"assume.{note.key}"
+    if note.key == "default_reference":
+        shared = "shared" if note.params["shared"] else "none"
+        key += "." + ("loaded" if note.params["loaded"] else shared)
     return t(key, lang, **params) if has(key, lang) else note.key

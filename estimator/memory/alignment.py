@@ -1,0 +1,144 @@
+"""Preference optimisation and online RL on top of a training plan: the frozen reference and reward
+models, PPO's value model, how many sequences one step runs, and where the generations come from.
+
+Defaults are TRL's (huggingface/trl @ f2cd577, 2026-07, trl/trainer/*_config.py):
+- DPO/IPO (DPOConfig loss_type "ipo"), KTO: a frozen reference model (beta 0.1); a PEFT policy uses
+  its own base with the adapters disabled as the reference, so nothing more is loaded (DPOTrainer:
+  "if ref_model is None and is_peft_model"). DPO, IPO, ORPO and SimPO run chosen and rejected in one
+  concatenated forward: two sequences per example. KTO runs one, plus a no-grad forward of the
+  mismatched pair for its KL estimate. ORPO (ORPOConfig) and SimPO (CPOConfig loss_type "simpo")
+  have no reference.
+- GRPO: num_generations 8, max_completion_length 512, beta 0.0 ("the reference model is not
+  loaded"), use_vllm False (generate() on the policy); with use_vllm, vllm_mode "colocate" and
+  vllm_gpu_memory_utilization 0.3. RLOO: num_generations 2, max_completion_length 512, beta 0.05.
+  PPO (trl/experimental/ppo): policy and value model trained together, frozen reference and reward
+  models, response_length 53, generate() for rollouts.
+- The prompt: GRPOConfig's max_prompt_length default of 512 tokens (TRL v0.14-v0.2x) when the
+  question gives no sequence length; context = prompt + completion.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import EstimatorError
+from ..result import Note
+from ..vocabulary import ONLINE_OBJECTIVES, PREFERENCE_OBJECTIVES
+from .kv_cache import kv_cache, layout
+
+if TYPE_CHECKING:
+    from ..workload import Workload
+
+NEEDS_REFERENCE = {
+    "dpo": True,
+    "ipo": True,
+    "kto": True,
+    "orpo": False,
+    "simpo": False,
+    "grpo": False,
+    "rloo": True,
+    "ppo": True,
+}
+PAIRED = frozenset({"dpo", "ipo", "orpo", "simpo"})
+GROUP_SIZE = {"grpo": 8, "rloo": 2, "ppo": 1}
+GENERATION = {"grpo": 512, "rloo": 512, "ppo": 53}
+DEFAULT_PROMPT_TOKENS = 512
+VLLM_SHARE = 0.3
+
+
+def objective_defaults(w: Workload, method: str, notes: list[Note]) -> dict[str, Any]:
+    """The objective's settings the question left open, each recorded as an assumption."""
+    objective = w.objective or "sft"
+    out: dict[str, Any] = {"objective": objective}
+    if objective == "sft":
+        return out
+    adapters = method in ("lora", "qlora")
+    reference = w.reference_model
+    if reference is None:
+        reference = NEEDS_REFERENCE[objective] and not adapters
+        shared = NEEDS_REFERENCE[objective] and adapters
+        notes.append(
+            Note(
+                "default_reference",
+                {"objective": objective, "loaded": reference, "shared": shared},
+            )
+        )
+    out["reference_model"] = reference
+    if objective not in ONLINE_OBJECTIVES:
+        return out
+    group = w.group_size or GROUP_SIZE[objective]
+    generation = w.generation_length or GENERATION[objective]
+    rollout = w.rollout_engine or "transformers"
+    share = w.rollout_memory_utilization
+    if rollout == "vllm" and share is None:
+        share = VLLM_SHARE
+    notes.append(
+        Note(
+            "default_rollout",
+            {
+                "objective": objective,
+                "group": group,
+                "generation": generation,
+                "engine": rollout,
+                "utilization": share or 0.0,
+            },
+        )
+    )
+    out.update(
+        group_size=group,
+        generation_length=generation,
+        rollout_engine=rollout,
+        rollout_memory_utilization=share,
+    )
+    if w.context is None:
+        out["context"] = DEFAULT_PROMPT_TOKENS + generation
+        notes.append(Note("default_rl_context", {"prompt": DEFAULT_PROMPT_TOKENS}))
+    elif generation >= w.context:
+        raise EstimatorError("generation_too_long", generation=generation, context=w.context)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class StepShape:
+    """What one micro-batch of the policy runs."""
+
+    sequences: int  # sequences in the trained forward
+    tokens: int  # tokens in the trained forward
+    loss_tokens: int  # tokens whose logits the loss needs
+    side_tokens: int  # tokens of no-grad forwards of the policy (KTO's KL pairs)
+
+
+def step_shape(w: Workload) -> StepShape:
+    objective = w.objective or "sft"
+    context = w.context or 0
+    sequences = w.batch * (2 if objective in PAIRED else 1)
+    loss_per = context
+    if objective in ONLINE_OBJECTIVES:
+        loss_per = w.generation_length or context
+    side = w.batch * context if objective == "kto" else 0
+    return StepShape(sequences, sequences * context, sequences * loss_per, side)
+
+
+def rollout_sequences(w: Workload, gpus: int) -> int:
+    """Completions one GPU generates at once: its micro-batch, or its share of one prompt's group
+    (the generation batch must hold whole groups: GRPOConfig generation_batch_size)."""
+    return max(w.batch, math.ceil((w.group_size or 1) / gpus))
+
+
+def generate_kv_bytes(w: Workload, gpus: int) -> int:
+    """The KV cache generate() builds for one GPU's completions, bf16."""
+    lay = layout(w.model, 2, mla_latent=False, cap_sliding=True)
+    return kv_cache(lay, context=w.context or 0, sequences=rollout_sequences(w, gpus)).bytes
+
+
+def vllm_needs(w: Workload) -> int:
+    """What a colocated vLLM engine needs at the least: the policy's bf16 weights (the trainer
+    syncs merged 16-bit weights into it; vllm_tensor_parallel_size 1) and the KV of one sequence."""
+    lay = layout(w.model, 2, mla_latent=False, cap_sliding=True)
+    return 2 * w.model.params + kv_cache(lay, context=w.context or 0, sequences=1).bytes
+
+
+def is_preference(objective: str | None) -> bool:
+    return objective in PREFERENCE_OBJECTIVES
