@@ -108,6 +108,7 @@ class Inputs:
     machine_kind: str | None
     gpu_count: int
     device_memory_bytes: int | None
+    gpu_memory_utilization: float = 0.9  # the share vLLM/SGLang may take of each GPU
     objective: str | None = None  # training: sft, dpo, grpo, ...
     parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
 

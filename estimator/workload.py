@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import engines
 from .errors import EstimatorError
 from .frameworks import ALIASES as FRAMEWORK_ALIASES
 from .frameworks import FRAMEWORKS
@@ -13,17 +14,7 @@ from .vocabulary import MAX_CONTEXT, MAX_SEQUENCES, METHODS, TASKS
 
 __all__ = ["Workload", "validate"]
 
-INFERENCE_ENGINES = ("transformers", "vllm", "llama.cpp")
 TRAINING_ENGINES = tuple(FRAMEWORKS)
-ENGINE_ALIASES = {
-    "hf": "transformers",
-    "huggingface": "transformers",
-    "llamacpp": "llama.cpp",
-    "llama-cpp": "llama.cpp",
-    "ollama": "llama.cpp",
-    "gguf": "llama.cpp",
-    "lmstudio": "llama.cpp",
-}
 OPTIMIZERS = (
     "adamw",
     "adamw_foreach",
@@ -124,13 +115,19 @@ def validate(w: Workload) -> Workload:
     if task == "inference" and method not in (None, "full"):
         raise EstimatorError("method_needs_training", method=method)
     engine = w.engine.strip().lower() if w.engine else None
-    if engine is not None:
-        engine = ENGINE_ALIASES.get(engine, engine)
-        if task == "training":
-            engine = FRAMEWORK_ALIASES.get(engine, engine)
-        known = INFERENCE_ENGINES if task == "inference" else TRAINING_ENGINES
-        if engine not in known:
-            raise EstimatorError("unknown_engine", engine=engine[:30], task=task, known=list(known))
+    if engine is not None and task == "inference":
+        named = engines.canonical(engine)
+        if named is None:
+            raise EstimatorError(
+                "unknown_engine", engine=engine[:30], task=task, known=list(engines.ENGINES)
+            )
+        engine = named
+    elif engine is not None:
+        engine = FRAMEWORK_ALIASES.get(engine, engine)
+        if engine not in TRAINING_ENGINES:
+            raise EstimatorError(
+                "unknown_engine", engine=engine[:30], task=task, known=list(TRAINING_ENGINES)
+            )
     optimizer = w.optimizer.strip().lower().replace("-", "_") if w.optimizer else None
     if optimizer is not None:
         optimizer = OPTIMIZER_ALIASES.get(optimizer, optimizer)

@@ -1,6 +1,6 @@
 """The one adapter over durable-rules. Nothing else in the project imports `durable`.
 
-It applies what was measured on this engine (shared/notes/durable-rules.md):
+It applies what was measured on this engine (durable-rules 2.0.28):
 - no background host threads: the stock Host starts timers that can run a session's pending
   actions on another thread, so a call sometimes returned without them (about 2 in 10,000);
 - one fixed session id, calls serialised under a lock, delete_state after every evaluation:

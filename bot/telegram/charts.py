@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import asyncio
 
-from estimator.errors import EstimatorError
-from estimator.estimate import estimate
-
-from ..conversation.answer import machine, workload
 from ..conversation.reply import Reply
 from ..render import numbers
-from ..render.chart import context_curve, memory_chart
+from ..render.chart import memory_chart
 
 
 def _draw(reply: Reply) -> bytes | None:
-    draft = reply.parsed
     numbers.UNITS.set(reply.units)  # this thread's copy of the context only
-    try:
-        work, _ = workload(draft)
-        box = machine(draft)
-        est = estimate(work, box)
-        curve = context_curve(work, box) if work.task == "inference" else None
-    except EstimatorError:
+    drawing = reply.drawing()
+    if drawing is None:
         return None
-    return memory_chart(est, reply.language, curve)
+    return memory_chart(drawing.estimate, reply.language, drawing.curve)
 
 
 async def chart(reply: Reply) -> bytes | None:

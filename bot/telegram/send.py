@@ -62,7 +62,7 @@ async def reply(
     bot: Bot, chat_id: int, answer: Reply, *, table: bool = False, to: Message | None = None
 ) -> None:
     """The reply, then its chart when it has one and the reader wants charts."""
-    chunks = html.preformatted(answer.text) if table else html.answer(answer.text)
+    chunks = html.preformatted(answer.text) if table else html.reply(answer)
     await messages(bot, chat_id, chunks, None if table else buttons.keyboard(answer), to)
     if table:
         return

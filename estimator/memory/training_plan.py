@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..capacity import usable_bytes
+from ..capacity import gpu_usable
 from ..frameworks import FRAMEWORKS, losses
 from ..frameworks.profile import Recipe, settings
 from ..frameworks.sharding import NODE_GPUS
@@ -68,7 +68,7 @@ def plan(r: Resolved, machine: Machine | None) -> TrainingPlan:
     result = _plan(r, recipe, machine)
     if w.distributed is not None or machine is None or machine.kind != "gpu" or gpus == 1:
         return result
-    usable = usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, 0)[0]
+    usable = gpu_usable(machine, 0, machine.device_capacities[0])[0]
     if max(c.total for c in result.devices) <= usable:
         return result
     if recipe.sharding.backend == "ddp":
@@ -129,7 +129,7 @@ def _plan(r: Resolved, recipe: Recipe, machine: Machine | None) -> TrainingPlan:
     kept_grads = gradients if recipe.accumulate and not recipe.optimizer_in_backward else 0
     usable = None
     if machine is not None and machine.kind == "gpu":
-        usable = usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, 0)[0]
+        usable = gpu_usable(machine, 0, machine.device_capacities[0])[0]
     acts = _activations(r, recipe, shape, usable, persistent + kept_grads + extra.value_persistent)
     steps.append(_activations_note(w, recipe, shape, acts))
     steps.append(_loss_note(recipe, arch, shape.loss_tokens, acts.loss))

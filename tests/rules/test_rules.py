@@ -6,6 +6,7 @@ from rules.advice import engine
 from rules.ruleset import BY_ID, RULES
 
 LLM = {"t": "workload", "kind": "llm"}
+_NO_FIT = {"task": "inference", "verdict": "does_not_fit"}
 
 
 def fired(fact: dict) -> list[str]:
@@ -100,8 +101,52 @@ def test_every_rule_has_a_unique_id_and_priority_order():
         ),
         (
             "cloud_or_buy",
-            {"verdict": "fits", "break_even_hours": 400},
-            {"verdict": "does_not_fit", "break_even_hours": 400},
+            {"verdict": "fits", "break_even_hours": 400, "owns": 0},
+            {"verdict": "does_not_fit", "break_even_hours": 400, "owns": 0},
+        ),
+        # An owner is not told to buy what they have.
+        (
+            "cloud_or_buy",
+            {"verdict": "fits", "break_even_hours": 400, "owns": 0},
+            {"verdict": "fits", "break_even_hours": 400, "owns": 1},
+        ),
+        (
+            "maintenance",
+            {"verdict": "fits", "purchase_usd": 1600, "owns": 0},
+            {"verdict": "fits", "purchase_usd": 1600, "owns": 1},
+        ),
+        # One GPU of their own: more GPUs only when they asked about a GPU count.
+        (
+            "infer_tensor_parallel",
+            {**_NO_FIT, "tensor_parallel_fits": 1, "owns": 1, "gpu_count": 1, "asked_gpus": 1},
+            {**_NO_FIT, "tensor_parallel_fits": 1, "owns": 1, "gpu_count": 1, "asked_gpus": 0},
+        ),
+        (
+            "infer_tensor_parallel",
+            {**_NO_FIT, "tensor_parallel_fits": 1, "owns": 1, "gpu_count": 2, "asked_gpus": 0},
+            {**_NO_FIT, "tensor_parallel_fits": 0, "owns": 1, "gpu_count": 2, "asked_gpus": 0},
+        ),
+        (
+            "train_zero3",
+            {"task": "training", "verdict": "does_not_fit", "zero3_fits": 1, "owns": 0},
+            {
+                "task": "training",
+                "verdict": "does_not_fit",
+                "zero3_fits": 1,
+                "owns": 1,
+                "gpu_count": 1,
+                "asked_gpus": 0,
+            },
+        ),
+        (
+            "infer_shorter",
+            {**_NO_FIT, "shorter_fits": 1, "shorter_context": 1024},
+            {**_NO_FIT, "shorter_fits": 1, "shorter_context": 1023},
+        ),
+        (
+            "infer_cloud",
+            {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 1},
+            {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 0},
         ),
         ("power_and_cooling", {"gpu_watts": 1441}, {"gpu_watts": 1440}),
         (
