@@ -12,6 +12,7 @@ from typing import NoReturn
 
 from . import __version__
 from .commands import ask, bot, chat, data, history, mcp, profile
+from .commands.training_flags import training_args
 from .i18n import LANGUAGES, language, t
 
 # Commands that print their answer and end; nothing of theirs runs at interpreter exit.
@@ -61,13 +62,14 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
     )
     p.add_argument(
         "--engine",
-        help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, deepspeed, torchtune",
+        help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, unsloth, "
+        "torchtune, axolotl, llama-factory, deepspeed, fsdp",
     )
     p.add_argument(
         "--optimizer", help="adamw, paged_adamw, adamw_8bit, paged_adamw_8bit, sgd, adafactor"
     )
     p.add_argument("--lora-rank", default="16", help="LoRA rank (default 16)")
-    p.add_argument("--lora-targets", default="all", help="all linear layers or attention only")
+    p.add_argument("--lora-targets", default="all", help="all linear layers, attention or mlp only")
     p.add_argument(
         "--lora-train-embeddings", action="store_true", help="also train embeddings and lm_head"
     )
@@ -93,6 +95,7 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
     p.add_argument(
         "--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)"
     )
+    training_args(p)
     p.add_argument("--tokens", help="training tokens for the training time and cost (default 1M)")
     p.add_argument(
         "--kwh-price", help="electricity price in USD per kWh (default 0.16, the US average)"

@@ -132,6 +132,18 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
         verdict, offload = _try_offload(
             engine, machine, parts, usable, iplan, ram, verdict, offload, assumptions
         )
+    if machine.kind == "gpu":
+        shown = max(devices, key=lambda d: d.components.total)
+        steps.append(
+            Note(
+                "device_views",
+                {
+                    "allocated": shown.allocated_bytes,
+                    "reserved": shown.reserved_bytes,
+                    "device_total": shown.device_total_bytes,
+                },
+            )
+        )
     steps.append(
         Note(
             "verdict",

@@ -44,6 +44,27 @@ DEFAULT_TOKENS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
+class TrainingData:
+    """A data set as people describe it: "10k examples of 1k tokens, 3 epochs".
+
+    Every epoch passes every example once; an example longer than the sequence length is cut
+    to it. Packed, or padded per batch to its longest example (transformers'
+    DataCollatorWithPadding, TRL's default), the steps process about the tokens the examples
+    hold; padded to the full sequence length (Axolotl pad_to_sequence_len, max_length padding)
+    every example costs the whole sequence.
+    """
+
+    examples: int
+    tokens_per_example: int
+    epochs: float = 1.0
+    pad_to_context: bool = False
+
+    def tokens(self, context: int) -> int:
+        per = context if self.pad_to_context else min(self.tokens_per_example, context)
+        return max(1, round(self.examples * per * self.epochs))
+
+
+@dataclass(frozen=True, slots=True)
 class TrainingTime:
     tokens: int
     flops_per_token: int
@@ -67,10 +88,31 @@ def flops_per_token(r: Resolved) -> int:
     return total + (forward if w.grad_checkpointing else 0)
 
 
-def training_time(r: Resolved, machine: Machine, tokens: int | None) -> TrainingTime | None:
-    """Time to train on `tokens` tokens (a million when not given); None when the device's
-    FLOP/s are unknown (a GPU given only by its memory size)."""
-    count = tokens or DEFAULT_TOKENS
+def training_time(
+    r: Resolved, machine: Machine, tokens: int | TrainingData | None
+) -> TrainingTime | None:
+    """Time to train on `tokens` tokens, or on a described data set (a million tokens when not
+    given); None when the device's FLOP/s are unknown (a GPU given only by its memory size)."""
+    data: tuple[Note, ...] = ()
+    if isinstance(tokens, TrainingData):
+        context = r.workload.context or tokens.tokens_per_example
+        count = tokens.tokens(context)
+        data = (
+            Note(
+                "training_data",
+                {
+                    "examples": tokens.examples,
+                    "tokens_per_example": tokens.tokens_per_example,
+                    "epochs": tokens.epochs,
+                    "counted": context
+                    if tokens.pad_to_context
+                    else min(tokens.tokens_per_example, context),
+                    "tokens": count,
+                },
+            ),
+        )
+    else:
+        count = tokens or DEFAULT_TOKENS
     per_token = flops_per_token(r)
     peak, devices, mfu = _peak(r, machine)
     if not peak:
@@ -78,6 +120,7 @@ def training_time(r: Resolved, machine: Machine, tokens: int | None) -> Training
     rate = Range(peak * devices * mfu.low / per_token, peak * devices * mfu.high / per_token)
     hours = rate.inverse(count / 3600)
     steps = (
+        *data,
         Note(
             "training_time",
             {

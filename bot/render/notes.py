@@ -38,6 +38,9 @@ _SIZES = {
     "value",
     "gathered",
     "needs",
+    "allocated",
+    "reserved",
+    "device_total",
 }
 _PER_TOKEN = {"per_token_bytes", "checkpoint_per_token", "layer_per_token"}
 _COUNTS = {"params", "trainable_params", "adapter_params"}
@@ -62,6 +65,12 @@ _INTEGERS = {
     "batched_tokens",
     "max_seqs",
     "window",
+    "examples",
+    "counted",
+    "tokens_per_example",
+    "group",
+    "generation",
+    "prompt",
 }
 
 
@@ -141,7 +150,4 @@ def step(note: Note, lang: str, verdict_text: str = "") -> str:
 def assumption(note: Note, lang: str) -> str:
     params = {name: _value(name, value, lang) for name, value in note.params.items()}
     key = f"assume.{note.key}"
-    if note.key == "default_reference":
-        shared = "shared" if note.params["shared"] else "none"
-        key += "." + ("loaded" if note.params["loaded"] else shared)
     return t(key, lang, **params) if has(key, lang) else note.key

@@ -59,12 +59,8 @@ def objective_defaults(w: Workload, method: str, notes: list[Note]) -> dict[str,
     if reference is None:
         reference = NEEDS_REFERENCE[objective] and not adapters
         shared = NEEDS_REFERENCE[objective] and adapters
-        notes.append(
-            Note(
-                "default_reference",
-                {"objective": objective, "loaded": reference, "shared": shared},
-            )
-        )
+        key = "reference_loaded" if reference else "reference_shared" if shared else "no_reference"
+        notes.append(Note(key, {"objective": objective}))
     out["reference_model"] = reference
     if objective not in ONLINE_OBJECTIVES:
         return out

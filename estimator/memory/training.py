@@ -44,7 +44,7 @@ class TrainingStates:
     largest_layer_params: int
     trainable: StateBytes
     upcast: int  # bytes the k-bit upcast added to the weights
-    head_gradients: int  # gradients of the embeddings / lm_head (the first the backward makes)
+    head_gradients: int  # the output projection's gradient, alive from the backward's start
 
 
 def adafactor_bytes(arch: Architecture) -> int:
@@ -96,6 +96,10 @@ def training_states(
     fp32 = base_format.name == "fp32"
     params = arch.params
     head = arch.embedding_params + arch.lm_head_params
+    # The output projection's gradient is the first the backward makes (a tied embedding's, which
+    # it shares, lives from then to the end); the input embedding's comes last, when the
+    # activations are gone.
+    output = arch.lm_head_params or arch.embedding_params
     if method in ("full", "freeze"):
         per = recipe.full
         if method == "full":
@@ -118,7 +122,7 @@ def training_states(
             largest_layer_params=largest_layer(arch),
             trainable=per,
             upcast=0,
-            head_gradients=round(per.gradient * head) if method == "full" else 0,
+            head_gradients=round(per.gradient * output) if method == "full" else 0,
         )
     base = weight_bytes(arch, base_format)
     upcast = 0

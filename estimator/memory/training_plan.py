@@ -78,9 +78,9 @@ def plan(r: Resolved, machine: Machine | None) -> TrainingPlan:
         s = replace(s, distributed=backend)
         result = _plan(r, framework.recipe(s), machine)
         result.steps.insert(0, Note("replica_does_not_fit", {"devices": gpus}))
-    if not w.offload and max(c.total for c in result.devices) > usable:
+    if not w.offload and machine.ram_bytes and max(c.total for c in result.devices) > usable:
         # What Answer.AI's FSDP + QLoRA and ZeRO-Offload do when the shards still do not fit:
-        # the states go to CPU RAM.
+        # the states go to CPU RAM (considered only when the question says how much there is).
         offloaded = _plan(r, framework.recipe(replace(s, offload=True)), machine)
         offloaded.steps.insert(0, Note("shards_do_not_fit", {"devices": gpus}))
         return offloaded

@@ -56,7 +56,7 @@ async def test_a_question_gets_an_answer_buttons_and_a_chart(bot, fake):
     assert answer.plain_text.startswith(
         "Qwen2.5-7B (7.62B), training (full), bf16, 2,048 tokens on 24 GB GPU"
     )
-    assert "Verdict: does not fit. Needs 117.6 GiB per device" in answer.plain_text
+    assert "Verdict: does not fit. Needs 117.3 GiB per device" in answer.plain_text
     assert "m:with QLoRA" in answer.callback_data
     assert {"v:why", "v:all"} <= set(answer.callback_data)
     photo = (await fake.wait_for(lambda: fake.photos(ALICE)))[0]
@@ -161,7 +161,7 @@ async def test_settings_turn_charts_off_and_units_to_gb(bot, fake):
     fake.press_button(ALICE, second, "s:units=GB")
     await fake.wait_messages(ALICE, 3, timeout=15)
     (answer,) = await reply_to(fake, ALICE, "can I fine-tune 7B on 24GB?")
-    assert "Needs 126.3 GB per device" in answer.plain_text  # 117.6 GiB x 1.0737
+    assert "Needs 126.0 GB per device" in answer.plain_text  # 117.3 GiB x 1.0737
     assert fake.photos(ALICE) == []
 
 
