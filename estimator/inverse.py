@@ -14,6 +14,7 @@ from . import engines
 from .engines.vllm import tensor_parallel_sizes
 from .errors import EstimatorError
 from .estimate import estimate
+from .frameworks.sharding import node_counts
 from .hardware.catalog import cloud_instances, find_gpu, gpus
 from .hardware.types import Gpu, Machine
 from .models import catalog
@@ -124,6 +125,8 @@ def gpus_needed(
     counts = list(range(1, most + 1))
     if w.task == "inference" and engines.get(w.engine or "").parallelism == "tensor":
         counts = tensor_parallel_sizes(workload.model, most)
+    elif w.task == "training":
+        counts = node_counts(most)
 
     def fits(index: int) -> Estimate | None:
         count = counts[index]

@@ -16,6 +16,12 @@ BACKENDS = ("ddp", "deepspeed", "fsdp", "hsdp")
 NODE_GPUS = 8
 
 
+def node_counts(most: int) -> list[int]:
+    """GPU counts a training job comes in: 1, 2, 4 or 8 in one node, then whole nodes of 8."""
+    small = [n for n in (1, 2, 4, NODE_GPUS) if n <= most]
+    return small + list(range(2 * NODE_GPUS, most + 1, NODE_GPUS))
+
+
 def resolve(s: Settings, sharded: str, *, shard_adapters: bool = False) -> Sharding:
     """The backend `s` asks for, else `sharded` ("deepspeed" or "fsdp") for full fine-tuning on
     several GPUs (and for LoRA when `shard_adapters`), else DDP."""
