@@ -20,15 +20,21 @@ Defaults are TRL's (huggingface/trl @ f2cd577, 2026-07, trl/trainer/*_config.py)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import EstimatorError
+from ..frameworks.profile import Recipe
+from ..hardware.types import Machine
+from ..precision import weight_bytes
 from ..result import Note
-from ..vocabulary import ONLINE_OBJECTIVES, PREFERENCE_OBJECTIVES
+from ..vocabulary import ONLINE_OBJECTIVES
+from .activations import layer_peak_per_token
 from .kv_cache import kv_cache, layout
+from .sharding import ShardedStates
 
 if TYPE_CHECKING:
+    from ..resolve import Resolved
     from ..workload import Workload
 
 NEEDS_REFERENCE = {
@@ -136,5 +142,116 @@ def vllm_needs(w: Workload) -> int:
     return 2 * w.model.params + kv_cache(lay, context=w.context or 0, sequences=1).bytes
 
 
-def is_preference(objective: str | None) -> bool:
-    return objective in PREFERENCE_OBJECTIVES
+@dataclass(frozen=True, slots=True)
+class Extras:
+    """What an objective adds to the policy's own training memory, per GPU."""
+
+    frozen: int = 0  # reference / reward weights per GPU
+    rollout_persistent: int = 0  # a colocated vLLM engine's share
+    generation: int = 0  # generate()'s KV cache and prefill, at the generation phase
+    reference_forward: int = 0  # the frozen models' forward, no grad
+    value_weights: int = 0
+    value_master: int = 0
+    value_optimizer: int = 0
+    value_gradients: int = 0
+    activation_copies: int = 1  # PPO trains policy and value in one backward
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def value_persistent(self) -> int:
+        return self.value_weights + self.value_master + self.value_optimizer
+
+
+def extras(
+    r: Resolved, recipe: Recipe, sh: ShardedStates, machine: Machine | None, gpus: int
+) -> Extras:
+    w = r.workload
+    objective = w.objective or "sft"
+    if objective == "sft":
+        return Extras()
+    arch = w.model
+    n = recipe.sharding.group if recipe.sharding.stage >= 3 else 1
+    notes: list[Note] = []
+    frozen = 0
+    reference = 0
+    if w.reference_model:
+        reference = weight_bytes(arch, r.weight_format).total
+        if w.method == "full" or w.method == "freeze":
+            reference = 2 * arch.params
+        frozen += math.ceil(reference / n)
+    reward_arch = w.reward_model or (arch if objective == "ppo" else None)
+    reward = 2 * reward_arch.params if reward_arch is not None else 0
+    frozen += math.ceil(reward / n)
+    value = Extras()
+    copies = 1
+    if objective == "ppo" and reward_arch is not None:
+        per = recipe.full
+        p = reward_arch.params
+        value = Extras(
+            value_weights=math.ceil(per.weight * p / n),
+            value_master=math.ceil(per.master * p / max(1, recipe.sharding.group)),
+            value_optimizer=math.ceil(per.optimizer * p / max(1, recipe.sharding.group)),
+            value_gradients=math.ceil((per.gradient + per.gradient_fp32) * p / n),
+        )
+        copies = 2
+    shape = step_shape(w)
+    ref_forward = 0
+    if reference or reward or shape.side_tokens:
+        tokens = max(shape.tokens, shape.side_tokens)
+        ref_forward = tokens * layer_peak_per_token(arch) + 6 * arch.vocab_size * shape.loss_tokens
+    notes.append(
+        Note(
+            "alignment_models",
+            {
+                "objective": objective,
+                "reference": reference,
+                "reward": reward,
+                "value": value.value_persistent + value.value_gradients,
+                "sequences": shape.sequences,
+                "frozen": frozen,
+            },
+        )
+    )
+    rollout_persistent = generation = 0
+    if objective in ONLINE_OBJECTIVES:
+        sequences = rollout_sequences(w, gpus)
+        if w.rollout_engine == "vllm":
+            needs = vllm_needs(w)
+            share = w.rollout_memory_utilization or VLLM_SHARE
+            granted = round(share * machine.device_bytes) if machine is not None else needs
+            rollout_persistent = max(granted, needs)
+            notes.append(
+                Note(
+                    "vllm_rollout",
+                    {
+                        "utilization": share,
+                        "bytes": granted,
+                        "needs": needs,
+                        "short": granted < needs,
+                    },
+                )
+            )
+        else:
+            kv = generate_kv_bytes(w, gpus)
+            prompt = (w.context or 0) - (w.generation_length or 0)
+            prefill = sequences * max(1, prompt) * layer_peak_per_token(arch)
+            gathered = 0
+            if recipe.sharding.stage >= 3:
+                # TRL gathers the sharded policy for generate() (ds3_gather_for_generation).
+                gathered = 2 * arch.params - sh.weights
+            generation = kv + prefill + gathered
+            notes.append(
+                Note(
+                    "generate_rollout",
+                    {"sequences": sequences, "kv": kv, "gathered": gathered, "bytes": generation},
+                )
+            )
+    return replace(
+        value,
+        frozen=frozen,
+        rollout_persistent=rollout_persistent,
+        generation=generation,
+        reference_forward=ref_forward,
+        activation_copies=copies,
+        notes=tuple(notes),
+    )

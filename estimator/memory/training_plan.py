@@ -13,7 +13,6 @@ Online RL adds generation, when the rollout engine works beside the states.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 from ..capacity import gpu_usable
@@ -24,18 +23,17 @@ from ..hardware.types import Machine
 from ..precision import weight_bytes
 from ..resolve import Resolved
 from ..result import Components, Note
-from ..vocabulary import ONLINE_OBJECTIVES
 from . import alignment
 from .activations import (
     checkpoint_per_token,
     eager_scores_per_token,
-    layer_peak_per_token,
     layer_saved_per_token,
 )
 from .constants import FREEZE_TRAINABLE_LAYERS
 from .notes import weights_note
 from .sharding import ShardedStates, shard
 from .training import TrainingStates, training_states
+from .training_notes import activations_note, loss_note, sharding_notes, states_note
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,11 +113,11 @@ def _plan(r: Resolved, recipe: Recipe, machine: Machine | None) -> TrainingPlan:
         steps.append(weights_note(arch, r.weight_format, base.total))
         if states.upcast:
             steps.append(Note("kbit_upcast", {"bytes": states.upcast}))
-    steps.append(_states_note(w, recipe, states))
+    steps.append(states_note(w, recipe, states))
     sh = shard(states, recipe, arch, r.weight_format, method)
-    steps += _sharding_notes(recipe, sh, machine, gpus)
+    steps += sharding_notes(recipe, sh, machine, gpus)
     shape = alignment.step_shape(w)
-    extra = _extras(r, recipe, sh, machine, gpus)
+    extra = alignment.extras(r, recipe, sh, machine, gpus)
     persistent = (
         (sh.weights + sh.adapters + sh.master_weights + sh.optimizer_states + sh.buffers)
         + extra.frozen
@@ -131,8 +129,19 @@ def _plan(r: Resolved, recipe: Recipe, machine: Machine | None) -> TrainingPlan:
     if machine is not None and machine.kind == "gpu":
         usable = gpu_usable(machine, 0, machine.device_capacities[0])[0]
     acts = _activations(r, recipe, shape, usable, persistent + kept_grads + extra.value_persistent)
-    steps.append(_activations_note(w, recipe, shape, acts))
-    steps.append(_loss_note(recipe, arch, shape.loss_tokens, acts.loss))
+    steps.append(
+        activations_note(
+            recipe,
+            arch,
+            shape.tokens,
+            layers=acts.layers,
+            layer=acts.layer,
+            kept=acts.kept,
+            recompute=acts.recompute,
+            offloaded=acts.offloaded,
+        )
+    )
+    steps.append(loss_note(recipe, arch, shape.loss_tokens, acts.loss))
     persistent += extra.value_persistent
     head = sh.head_gradients
     kept = acts.kept * extra.activation_copies
@@ -241,222 +250,3 @@ def _step_temporary(recipe: Recipe, states: TrainingStates, sh: ShardedStates) -
         return 0
     share = sh.optimizer_states / max(1, states.optimizer_states)
     return round(recipe.step_bytes * states.trainable_params * share)
-
-
-@dataclass(frozen=True, slots=True)
-class _Extras:
-    frozen: int = 0  # reference / reward weights per GPU
-    rollout_persistent: int = 0  # a colocated vLLM engine's share
-    generation: int = 0  # generate()'s KV cache and prefill, at the generation phase
-    reference_forward: int = 0  # the frozen models' forward, no grad
-    value_weights: int = 0
-    value_master: int = 0
-    value_optimizer: int = 0
-    value_gradients: int = 0
-    activation_copies: int = 1  # PPO trains policy and value in one backward
-    notes: tuple[Note, ...] = ()
-
-    @property
-    def value_persistent(self) -> int:
-        return self.value_weights + self.value_master + self.value_optimizer
-
-
-def _extras(
-    r: Resolved, recipe: Recipe, sh: ShardedStates, machine: Machine | None, gpus: int
-) -> _Extras:
-    w = r.workload
-    objective = w.objective or "sft"
-    if objective == "sft":
-        return _Extras()
-    arch = w.model
-    n = recipe.sharding.group if recipe.sharding.stage >= 3 else 1
-    notes: list[Note] = []
-    frozen = 0
-    reference = 0
-    if w.reference_model:
-        reference = weight_bytes(arch, r.weight_format).total
-        if w.method == "full" or w.method == "freeze":
-            reference = 2 * arch.params
-        frozen += math.ceil(reference / n)
-    reward_arch = w.reward_model or (arch if objective == "ppo" else None)
-    reward = 2 * reward_arch.params if reward_arch is not None else 0
-    frozen += math.ceil(reward / n)
-    value = _Extras()
-    copies = 1
-    if objective == "ppo" and reward_arch is not None:
-        per = recipe.full
-        p = reward_arch.params
-        value = _Extras(
-            value_weights=math.ceil(per.weight * p / n),
-            value_master=math.ceil(per.master * p / max(1, recipe.sharding.group)),
-            value_optimizer=math.ceil(per.optimizer * p / max(1, recipe.sharding.group)),
-            value_gradients=math.ceil((per.gradient + per.gradient_fp32) * p / n),
-        )
-        copies = 2
-    shape = alignment.step_shape(w)
-    ref_forward = 0
-    if reference or reward or shape.side_tokens:
-        tokens = max(shape.tokens, shape.side_tokens)
-        ref_forward = tokens * layer_peak_per_token(arch) + 6 * arch.vocab_size * shape.loss_tokens
-    notes.append(
-        Note(
-            "alignment_models",
-            {
-                "objective": objective,
-                "reference": reference,
-                "reward": reward,
-                "value": value.value_persistent + value.value_gradients,
-                "sequences": shape.sequences,
-                "frozen": frozen,
-            },
-        )
-    )
-    rollout_persistent = generation = 0
-    if objective in ONLINE_OBJECTIVES:
-        sequences = alignment.rollout_sequences(w, gpus)
-        if w.rollout_engine == "vllm":
-            needs = alignment.vllm_needs(w)
-            share = w.rollout_memory_utilization or alignment.VLLM_SHARE
-            granted = round(share * machine.device_bytes) if machine is not None else needs
-            rollout_persistent = max(granted, needs)
-            notes.append(
-                Note(
-                    "vllm_rollout",
-                    {
-                        "utilization": share,
-                        "bytes": granted,
-                        "needs": needs,
-                        "short": granted < needs,
-                    },
-                )
-            )
-        else:
-            kv = alignment.generate_kv_bytes(w, gpus)
-            prompt = (w.context or 0) - (w.generation_length or 0)
-            prefill = sequences * max(1, prompt) * layer_peak_per_token(arch)
-            gathered = 0
-            if recipe.sharding.stage >= 3:
-                # TRL gathers the sharded policy for generate() (ds3_gather_for_generation).
-                gathered = 2 * arch.params - sh.weights
-            generation = kv + prefill + gathered
-            notes.append(
-                Note(
-                    "generate_rollout",
-                    {"sequences": sequences, "kv": kv, "gathered": gathered, "bytes": generation},
-                )
-            )
-    return replace(
-        value,
-        frozen=frozen,
-        rollout_persistent=rollout_persistent,
-        generation=generation,
-        reference_forward=ref_forward,
-        activation_copies=copies,
-        notes=tuple(notes),
-    )
-
-
-def _states_note(w, recipe: Recipe, states: TrainingStates) -> Note:
-    return Note(
-        "training_states",
-        {
-            "method": w.method,
-            "framework": recipe.framework,
-            "params": w.model.params,
-            "trainable_params": states.trainable_params,
-            "adapter_params": states.adapter_params,
-            "weight_bytes_per_param": states.trainable.weight,
-            "gradient_bytes_per_param": states.trainable.gradient + states.trainable.gradient_fp32,
-            "master_bytes_per_param": states.trainable.master,
-            "optimizer": w.optimizer,
-            "weights": states.weights,
-            "adapters": states.adapters,
-            "gradients": states.gradients
-            + round(states.trainable.gradient_fp32 * states.trainable_params),
-            "master_weights": states.master_weights,
-            "optimizer_states": states.optimizer_states,
-            "optimizer_in_backward": recipe.optimizer_in_backward,
-        },
-    )
-
-
-def _sharding_notes(
-    recipe: Recipe, sh: ShardedStates, machine: Machine | None, gpus: int
-) -> list[Note]:
-    s = recipe.sharding
-    notes: list[Note] = []
-    if s.backend == "ddp" and sh.buffers:
-        notes.append(Note("ddp_buckets", {"bytes": sh.buffers}))
-    if s.backend == "deepspeed" and s.stage:
-        notes.append(Note("zero", {"stage": s.stage, "devices": s.group}))
-    if s.backend == "fsdp":
-        notes.append(
-            Note(
-                "fsdp_shard",
-                {"stage": s.stage, "devices": s.group, "hybrid": s.hybrid, "buffers": sh.buffers},
-            )
-        )
-    if sh.ram_bytes or sh.disk_bytes:
-        notes.append(
-            Note(
-                "cpu_offload_training",
-                {
-                    "ram_bytes": sh.ram_bytes * gpus,
-                    "disk_bytes": sh.disk_bytes * gpus,
-                    "zero": s.stage,
-                    "device": s.offload or "cpu",
-                },
-            )
-        )
-    if gpus > 1:
-        nodes = math.ceil(gpus / NODE_GPUS)
-        nvlink = machine is not None and machine.gpu is not None and machine.gpu.nvlink
-        notes.append(
-            Note(
-                "interconnect",
-                {
-                    "devices": gpus,
-                    "nodes": nodes,
-                    "link": "nvlink" if nvlink else "pcie",
-                    "buffers": sh.buffers,
-                    "parallelism": s.parallelism,
-                },
-            )
-        )
-    return notes
-
-
-def _activations_note(w, recipe: Recipe, shape: alignment.StepShape, acts: _Activations) -> Note:
-    arch = w.model
-    return Note(
-        "training_activations",
-        {
-            "tokens": shape.tokens,
-            "checkpointing": recipe.checkpointing,
-            "offload": recipe.activation_offload,
-            "kernels": recipe.kernels.name,
-            "layers": acts.layers,
-            "checkpoint_per_token": checkpoint_per_token(arch),
-            "layer_per_token": acts.layer,
-            "kept": acts.kept,
-            "recompute": acts.recompute,
-            "ram_bytes": acts.offloaded,
-            "bytes": acts.kept + acts.recompute,
-        },
-    )
-
-
-def _loss_note(recipe: Recipe, arch, tokens: int, value: int) -> Note:
-    loss = recipe.loss
-    params: dict[str, object] = {
-        "kind": loss.kind,
-        "tokens": tokens,
-        "vocab": arch.vocab_size,
-        "logit_bytes": loss.vocab_bytes,
-        "bytes": value,
-    }
-    if loss.kind == "fused_linear":
-        params["chunk"] = losses.liger_chunk_tokens(arch, tokens)
-    if loss.kind == "chunked":
-        params["chunks"] = loss.chunks
-    return Note("training_loss", params)
