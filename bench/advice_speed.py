@@ -19,6 +19,7 @@ from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.inverse import cheapest_cloud
 from estimator.models import catalog
+from estimator.report import report
 from estimator.workload import Workload
 from rules import advise
 from rules.advice import engine
@@ -73,7 +74,7 @@ def main() -> None:
     facts = []
     for w, hw in workloads(200, 11):
         try:
-            facts.append(llm_facts(w, hw).fact)
+            facts.append(llm_facts(w, hw, report(w, hw)).fact)
         except EstimatorError:
             continue
     rules = engine()

@@ -39,9 +39,10 @@ def answer(
 ) -> WorkloadAnswer:
     price = DEFAULT_KWH_PRICE_USD if kwh_price is None else kwh_price
     rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
-    advice = advise(workload, machine, situation)
+    advice = advise(workload, machine, situation, rep)
     all_notes = (
         list(notes)
+        + list(machine.notes if machine else ())
         + list(rep.estimate.assumptions)
         + list(rep.speed.assumptions if rep.speed else ())
     )

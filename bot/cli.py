@@ -49,7 +49,9 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
     p.add_argument("--concurrency", default="1", help="concurrent sequences served (inference)")
     hw = p.add_mutually_exclusive_group()
     hw.add_argument(
-        "--gpu", help='GPU or machine: "RTX 4090", "4090 laptop", "A100 80GB", "M3 Max 64GB", "cpu"'
+        "--gpu",
+        help='GPU or machine: "RTX 4090", "2x 3090 + 3060", "4090 laptop", "A100 80GB", '
+        '"M3 Max 64GB", "Raspberry Pi 5 8GB", "cpu"',
     )
     hw.add_argument(
         "--gpu-memory", help="memory of one GPU in GB, when the GPU is not in the catalog"
@@ -93,7 +95,9 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
         help="offload optimizer states (and ZeRO-3 weights) to CPU RAM",
     )
     p.add_argument(
-        "--gpu-memory-utilization", default="0.9", help="vLLM's share of GPU memory (default 0.9)"
+        "--gpu-memory-utilization",
+        default=None,
+        help="vLLM's / SGLang's share of GPU memory (default: the engine's, 0.9 for vLLM)",
     )
     training_args(p)
     p.add_argument("--tokens", help="training tokens for the training time and cost (default 1M)")

@@ -1,10 +1,12 @@
 """Hardware in words ("2x RTX 3090 + 128 GB RAM", "M3 Max 64GB", "laptop met 4060 laptop en
-32GB RAM") -> a HardwareSpec, with the estimator's hardware catalog; and back into words.
+32GB RAM", "4090 + 3090") -> a HardwareSpec, read by the estimator's hardware reader (the same
+one that reads questions); and back into words.
 
 The text is cut into parts at commas, "+", "and"/"with" (and Dutch "en"/"met"); each part is
-RAM, "CPU only", an Apple chip, a CPU, a GPU or words that name the machine ("lab server"),
-which become the profile's suggested name. A part with a model number that names no catalog GPU
-is refused with "did you mean", never silently dropped.
+read for GPUs, an Apple chip, a CPU, RAM and "CPU only". Words left over name the machine ("lab
+server") and become the profile's suggested name. A part with a model number that names no
+catalog GPU is refused with "did you mean", never silently dropped; so is a value out of range
+or said twice.
 """
 
 from __future__ import annotations
@@ -13,38 +15,25 @@ import re
 import unicodedata
 
 from estimator.errors import EstimatorError
-from estimator.hardware.catalog import find_apple, find_gpu, suggest_gpu
-from estimator.hardware.types import AppleChip, Gpu
+from estimator.hardware.catalog import apple_config
+from estimator.hardware.mention import Card
+from estimator.hardware.read_gpus import suggest
+from estimator.hardware.reader import read_hardware
+from estimator.hardware.types import AppleChip
 from storage.checks import HARDWARE_TEXT_MAX, NAME_MAX
-from storage.schemas import MAX_GPUS, MAX_MEMORY_GB, HardwareSpec, Profile
+from storage.schemas import CARD_JOIN, MAX_GPUS, MAX_MEMORY_GB, HardwareSpec, Profile
 
 from .i18n import t
 from .render import numbers
 
 _SPLIT = re.compile(r"\s*(?:[,;+&\n]|\b(?:and|with|plus|en|met)\b)\s*", re.IGNORECASE)
-_AMOUNT = r"(\d+(?:\.\d+)?)\s*(tb|tib|gb|gib|g)\b"
-_RAM_WORD = r"(?:ram|memory|geheugen|werkgeheugen)"
-_RAM = re.compile(
-    _AMOUNT + r"\s*(?:of\s+)?(?:(?:lp)?ddr\d\w*\s*|system\s+|unified\s+)*" + _RAM_WORD + r"\b"
-    r"|" + _AMOUNT + r"\s*(?:lp)?ddr\d\w*"
-    r"|\b" + _RAM_WORD + r"\s*[:=]?\s*" + _AMOUNT,
-    re.IGNORECASE,
-)
-_MEMORY = re.compile(_AMOUNT, re.IGNORECASE)
-_CPU_ONLY = re.compile(
-    r"^\s*cpu\s*$|\b(?:cpu[\s-]*only|no\s+gpu|without\s+(?:a\s+)?gpu|alleen\s+(?:de\s+)?cpu|geen\s+gpu)\b",
-    re.IGNORECASE,
-)
+# CPUs the catalog has no platform for are still kept as typed ("Celeron N5105").
 _CPU = re.compile(
     r"\b(?:ryzen|threadripper|epyc|xeon|core\s*i[3579]|core\s+ultra|i[3579]-?\d{4,5}\w*"
     r"|celeron|pentium|athlon|snapdragon|graviton|\d{4}x3d|\d{4}x)\b",
     re.IGNORECASE,
 )
-_APPLE = re.compile(r"\bm\s*[1-5]\s*(?:pro|max|ultra)?\b", re.IGNORECASE)
 _CPU_SUFFIX = re.compile(r"\s+(?:cpu|processor)$", re.IGNORECASE)
-_COUNT_BEFORE = re.compile(r"^\s*(?:(\d{1,3})\s*[x×*]|(dual|twin|quad)\b)\s*", re.IGNORECASE)
-_COUNT_AFTER = re.compile(r"(?:\s+|(?<=\d))[x×*]\s*(\d{1,4})\s*$", re.IGNORECASE)
-_WORD_COUNTS = {"dual": 2, "twin": 2, "quad": 4}
 # Words that mean "this part is about a GPU": with them, an unmatched part is an unknown GPU.
 _GPU_HINT = re.compile(
     r"\b(?:rtx|gtx|geforce|quadro|tesla|radeon|rx|instinct|arc|nvidia|gpu|ti|super|xtx?)\b",
@@ -77,8 +66,9 @@ def parse(text: str) -> ParsedHardware:
     """The hardware `text` describes; EstimatorError for text it cannot read."""
     if len(text) > HARDWARE_TEXT_MAX:
         raise EstimatorError("profile_text_too_long", length=len(text), limit=HARDWARE_TEXT_MAX)
-    if any(unicodedata.category(c) == "Cc" and c not in "\n\r\t" for c in text):
+    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\r\t" for c in text):
         raise EstimatorError("profile_text_control_chars")
+    text = unicodedata.normalize("NFKC", text)
     parts = [p for p in _SPLIT.split(text.strip()) if p.strip()]
     if not parts:
         raise EstimatorError("profile_empty")
@@ -95,103 +85,83 @@ class _Found:
         self.ram: float | None = None
         self.cpu_only = False
         self.apple: AppleChip | None = None
-        self.apple_memory: int | None = None
+        self.apple_memory: float | None = None
         self.cpu: str | None = None
-        self.gpu: Gpu | None = None
-        self.gpu_count = 0
-        self.gpu_memory: float | None = None
+        self.cards: list[Card] = []
         self.bare_memory: float | None = None
         self.label: list[str] = []
 
     def read(self, part: str) -> None:
-        if ram := _RAM.search(part):
-            self._set_ram(_gb(ram))
-            part = part[: ram.start()] + " " + part[ram.end() :]
-        if _CPU_ONLY.search(part):
-            self.cpu_only = True
-            part = _CPU_ONLY.sub(" ", part)
-        part = part.strip()
-        if not part:
-            return
-        if (chip := _APPLE.search(part)) and (apple := find_apple(part)):
-            self.apple = apple[0]
-            memory = _MEMORY.search(part)
-            self.apple_memory = apple[1] if memory else None
-            rest = _MEMORY.sub(" ", part[: chip.start()] + " " + part[chip.end() :])
-            self._leftover(rest.split(), part)
-            return
-        if memory := _MEMORY.fullmatch(part):
-            if self.bare_memory is not None and self.bare_memory != _gb(memory):
-                raise EstimatorError("profile_two_values", field="GB")
-            self.bare_memory = _gb(memory)
-            return
-        count, part = _count(part)
-        words = part.split()
-        span = _gpu_span(words)
-        if span is None:
-            if count is not None:
-                raise _unknown_gpu(part)
-            self._leftover(words, part)
-            return
-        start, end, gpu = span
-        rest = words[:start] + words[end:]
-        if rest and (memory := _MEMORY.fullmatch(" ".join(rest))):
-            rest = []
-            self.gpu_memory = _checked("gpu_memory", _gb(memory))
-        self._add_gpu(gpu, 1 if count is None else count)
-        self._leftover(rest, part)
+        mention, rest = read_hardware(part)
+        if mention.unknown:
+            first = mention.unknown[0]
+            raise EstimatorError(
+                "unknown_gpu", gpu=first.said[:60], suggestions=list(first.suggestions)
+            )
+        self.cards.extend(mention.cards)
+        if mention.ram_gb is not None:
+            self._set_ram(mention.ram_gb)
+        for bare in (mention.vram_gb, mention.memory_gb):
+            if bare is not None and not mention.cards:
+                if self.bare_memory is not None and self.bare_memory != bare:
+                    raise EstimatorError("profile_two_values", field="GB")
+                self.bare_memory = _checked("gpu_memory", bare)
+        self.cpu_only |= mention.cpu_only and (mention.cpu is None or mention.cpu.platform.device)
+        if mention.apple is not None:
+            self.apple = mention.apple.chip
+            self.apple_memory = mention.apple.memory_gb
+        if mention.cpu is not None:
+            start, end = mention.cpu.span
+            self._set_cpu(part[start:end])
+            if mention.cpu.ram_gb is not None:
+                self._set_ram(mention.cpu.ram_gb)
+        self._leftover(rest.split(), part)
 
     def _leftover(self, words: list[str], part: str) -> None:
         """Words next to what was recognised: a CPU model, else words naming the machine."""
         text = " ".join(words)
+        if not text:
+            return
         if _CPU.search(text):
-            cpu = _CPU_SUFFIX.sub("", text)
-            if self.cpu is not None and self.cpu != cpu:
-                raise EstimatorError("profile_two_values", field="CPU")
-            self.cpu = cpu
+            self._set_cpu(_CPU_SUFFIX.sub("", text))
         elif re.search(r"\d", text) or _GPU_HINT.search(text):
-            raise _unknown_gpu(part)
+            raise EstimatorError("unknown_gpu", gpu=part.strip()[:60], suggestions=suggest(part))
         else:
             self.label.extend(w for w in words if w.lower() not in _FILLER)
+
+    def _set_cpu(self, cpu: str) -> None:
+        if self.cpu is not None and self.cpu.lower() != cpu.lower():
+            raise EstimatorError("profile_two_values", field="CPU")
+        self.cpu = cpu
 
     def _set_ram(self, gb: float) -> None:
         if self.ram is not None and self.ram != gb:
             raise EstimatorError("profile_two_values", field="RAM")
         self.ram = _checked("ram", gb)
 
-    def _add_gpu(self, gpu: Gpu, count: int) -> None:
-        if self.gpu is not None and self.gpu != gpu:
-            raise EstimatorError("profile_mixed_gpus", gpus=f"{self.gpu.name}, {gpu.name}")
-        self.gpu = gpu
-        self.gpu_count += count
-        if not 1 <= self.gpu_count <= MAX_GPUS:
-            raise EstimatorError(
-                "out_of_range", field="gpus", value=self.gpu_count, low=1, high=MAX_GPUS
-            )
-
     def result(self) -> ParsedHardware:
-        if self.gpu and self.apple:
+        if self.cards and self.apple:
             raise EstimatorError("profile_gpu_and_apple")
-        if self.cpu_only and self.gpu:
+        if self.cpu_only and self.cards:
             raise EstimatorError("profile_cpu_only_with_gpu")
-        ram, apple_memory = self.ram, self.apple_memory
-        if self.apple and apple_memory is None:
+        ram, apple_memory = self.ram, None
+        if self.apple:
             # "M3 Max, 64GB" or "M3 Max with 64GB unified memory": that amount is the unified
-            # memory; with none, find_apple picks the smallest configuration.
-            wanted = self.bare_memory or ram
-            found = find_apple(f"{self.apple.chip} {wanted:g}GB" if wanted else self.apple.chip)
-            apple_memory = found[1] if found else None
+            # memory; with none, the smallest configuration.
+            wanted = self.apple_memory or self.bare_memory or ram
+            apple_memory = apple_config(self.apple.chip, wanted)[1]
             ram = None
         elif self.bare_memory is not None:
             self._set_ram(self.bare_memory)
             ram = self.ram
-        if not (self.gpu or self.apple or ram or self.cpu or self.cpu_only):
+        gpu, count, memory = _gpus(self.cards)
+        if not (gpu or self.apple or ram or self.cpu or self.cpu_only):
             raise EstimatorError("profile_no_hardware")
         label = " ".join(self.label).lower()[:NAME_MAX].strip()
         return ParsedHardware(
-            gpu=self.gpu.name if self.gpu else None,
-            gpu_count=self.gpu_count,
-            gpu_memory_gb=(self.gpu_memory or self.gpu.memory_gib) if self.gpu else None,
+            gpu=gpu,
+            gpu_count=count,
+            gpu_memory_gb=memory,
             ram_gb=ram,
             apple_chip=self.apple.chip if self.apple else None,
             apple_memory_gb=apple_memory,
@@ -200,38 +170,35 @@ class _Found:
         )
 
 
-def _count(part: str) -> tuple[int | None, str]:
-    """'2x 3090' -> (2, '3090'); '3090 x2' -> (2, '3090'); 'dual 3090' -> (2, '3090')."""
-    before = _COUNT_BEFORE.search(part)
-    # "3090 x2" also starts like a count ("3090 x"); a count is followed by a GPU's name.
-    if before and re.search(r"[a-z]|\d{3}", part[before.end() :], re.IGNORECASE):
-        word = before.group(2)
-        count = _WORD_COUNTS[word.lower()] if word else int(before.group(1))
-        return count, part[before.end() :]
-    if after := _COUNT_AFTER.search(part):
-        return int(after.group(1)), part[: after.start()]
-    return None, part
+def _gpus(cards: list[Card]) -> tuple[str | None, int, float | None]:
+    """The GPUs to store: catalog names (a memory no variant has written after the name, so it
+    reads back: "GeForce RTX 3090 48GB"), how many, and the memory of the largest."""
+    if not cards:
+        return None, 0, None
+    merged: dict[str, tuple[Card, int]] = {}
+    for card in cards:
+        name = _stored_name(card)
+        _, before = merged.get(name, (card, 0))
+        merged[name] = (card, before + (card.count or 1))
+    total = sum(n for _, n in merged.values())
+    if not 1 <= total <= MAX_GPUS:
+        raise EstimatorError("out_of_range", field="gpus", value=total, low=1, high=MAX_GPUS)
+    memory = max(_memory(card) for card, _ in merged.values())
+    if len(merged) == 1:
+        ((card, count),) = merged.values()
+        return card.gpu.name, count, memory
+    stored = CARD_JOIN.join(f"{n}x {name}" if n > 1 else name for name, (_, n) in merged.items())
+    return stored, total, memory
 
 
-def _gpu_span(words: list[str]) -> tuple[int, int, Gpu] | None:
-    """The longest run of words that names a catalog GPU. Runs without a digit never count:
-    every catalog GPU has one, and "pro" or "laptop" alone must stay plain words."""
-    for length in range(len(words), 0, -1):
-        for start in range(len(words) - length + 1):
-            run = " ".join(words[start : start + length])
-            if re.search(r"\d", run) and (gpu := find_gpu(run)) is not None:
-                return start, start + length, gpu
-    return None
+def _stored_name(card: Card) -> str:
+    if card.memory_gib is None:
+        return card.gpu.name
+    return f"{card.gpu.name} {_checked('gpu_memory', card.memory_gib):g}GB"
 
 
-def _unknown_gpu(part: str) -> EstimatorError:
-    return EstimatorError("unknown_gpu", gpu=part.strip()[:60], suggestions=suggest_gpu(part))
-
-
-def _gb(match: re.Match[str]) -> float:
-    groups = match.groups()
-    number, unit = next((n, u) for n, u in zip(groups[::2], groups[1::2], strict=True) if n)
-    return float(number) * (1024 if unit.lower() in ("tb", "tib") else 1)
+def _memory(card: Card) -> float:
+    return card.memory_gib if card.memory_gib is not None else card.gpu.memory_gib
 
 
 def _checked(field: str, gb: float) -> float:
@@ -246,15 +213,7 @@ def describe(spec: HardwareSpec, lang: str) -> str:
     """The hardware in one line: "2 × GeForce RTX 3090 (24 GB each), 128 GB RAM"."""
     parts = []
     if spec.gpu_count:
-        memory = numbers.number(spec.gpu_memory_gb or 0, lang)
-        if spec.gpu is None:
-            parts.append(t("profile.gpu_unnamed", lang, count=spec.gpu_count, memory=memory))
-        elif spec.gpu_count == 1:
-            parts.append(t("profile.gpu_one", lang, gpu=spec.gpu, memory=memory))
-        else:
-            parts.append(
-                t("profile.gpu_many", lang, count=spec.gpu_count, gpu=spec.gpu, memory=memory)
-            )
+        parts.append(_describe_gpus(spec, lang))
     if spec.apple_chip:
         parts.append(
             t(
@@ -271,6 +230,29 @@ def describe(spec: HardwareSpec, lang: str) -> str:
     if spec.ram_gb:
         parts.append(t("profile.ram", lang, memory=numbers.number(spec.ram_gb, lang)))
     return ", ".join(parts)
+
+
+def _describe_gpus(spec: HardwareSpec, lang: str) -> str:
+    if spec.gpu is None:
+        memory = numbers.number(spec.gpu_memory_gb or 0, lang)
+        return t("profile.gpu_unnamed", lang, count=spec.gpu_count, memory=memory)
+    if len(spec.cards) == 1:
+        return _card_line(spec.gpu, spec.gpu_count, spec.gpu_memory_gb or 0, lang)
+    lines = []
+    for count, name in spec.cards:
+        cards = read_hardware(name)[0].cards
+        if len(cards) == 1:
+            lines.append(_card_line(cards[0].gpu.name, count, _memory(cards[0]), lang))
+        else:
+            lines.append(_card_line(name, count, spec.gpu_memory_gb or 0, lang))
+    return CARD_JOIN.join(lines)
+
+
+def _card_line(gpu: str, count: int, memory: float, lang: str) -> str:
+    shown = numbers.number(memory, lang)
+    if count == 1:
+        return t("profile.gpu_one", lang, gpu=gpu, memory=shown)
+    return t("profile.gpu_many", lang, count=count, gpu=gpu, memory=shown)
 
 
 def list_line(profile: Profile, lang: str) -> str:

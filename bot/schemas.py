@@ -54,6 +54,7 @@ class OffloadOut(BaseModel):
     gpu_layers: int | None
     total_layers: int | None
     disk_bytes: int = 0  # NVMe (DeepSpeed ZeRO-Infinity)
+    expert_layers: int = 0  # llama.cpp --n-cpu-moe: leading layers whose experts are in RAM
 
 
 class MemoryOut(BaseModel):

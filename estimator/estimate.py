@@ -80,7 +80,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     total = sum(parts, Components())
     kind = machine.kind if machine is not None else "gpu"
     floor = 0
-    if machine is not None and w.engine == "vllm":
+    if machine is not None and w.engine in ("vllm", "sglang"):
         floor = int(machine.device_bytes * w.gpu_memory_utilization)
     seen = [
         views(c, kind=kind, gpus=len(parts), transient=t, managed=managed, floor=floor)
@@ -88,7 +88,13 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     ]
     if machine is None:
         devices = tuple(
-            Device(f"device {i}", c, None, None, v.allocated, v.reserved, v.device_total)
+            Device(
+                f"device {i}",
+                c,
+                allocated_bytes=v.allocated,
+                reserved_bytes=v.reserved,
+                device_total_bytes=v.device_total,
+            )
             for i, (c, v) in enumerate(zip(parts, seen, strict=True))
         )
         steps.append(
@@ -106,16 +112,17 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
         usable.append(free)
         if index == 0:
             assumptions += notes
-    label = machine.name
+    groups = iplan.layer_groups if iplan is not None else ()
     devices = tuple(
         Device(
-            f"{label} #{i}" if len(parts) > 1 else label,
+            _label(machine, i, len(parts)),
             c,
-            machine.device_bytes,
+            machine.device_capacities[i] if machine.kind == "gpu" else machine.device_bytes,
             u,
-            v.allocated,
-            v.reserved,
-            v.device_total,
+            layers=groups[i] if groups else None,
+            allocated_bytes=v.allocated,
+            reserved_bytes=v.reserved,
+            device_total_bytes=v.device_total,
         )
         for i, (c, u, v) in enumerate(zip(parts, usable, seen, strict=True))
     )
@@ -160,6 +167,12 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     return Estimate(inputs, total, devices, verdict, offload, tuple(steps), tuple(assumptions))
 
 
+def _label(machine: Machine, index: int, devices: int) -> str:
+    if machine.cards and machine.mixed:
+        return f"{machine.cards[index].name} #{index}"
+    return f"{machine.name} #{index}" if devices > 1 else machine.name
+
+
 def _try_offload(
     engine: engines.Engine,
     machine: Machine,
@@ -171,8 +184,9 @@ def _try_offload(
     offload: Offload | None,
     assumptions: list[Note],
 ) -> tuple[str, Offload | None]:
-    """Inference that does not fit on the GPUs: can llama.cpp / transformers keep some layers in
-    CPU RAM (llama.cpp -ngl, transformers device_map with max_memory)?"""
+    """Inference that does not fit on the GPUs: can the engine keep the MoE experts of some
+    layers in CPU RAM (llama.cpp --n-cpu-moe), or whole layers (llama.cpp -ngl, transformers
+    device_map with max_memory)?"""
     if machine.kind == "apple":
         # Over the GPU working-set cap but within unified memory: llama.cpp runs the remaining
         # layers on the CPU, or the cap can be raised (sysctl iogpu.wired_limit_mb).
@@ -185,9 +199,38 @@ def _try_offload(
     if ram is None:
         assumptions.append(Note("ram_unknown", {}))
         return verdict, offload
+    if engine.offloads_experts and iplan.expert_bytes:
+        experts = _offload_experts(parts, usable, iplan)
+        if experts is not None:
+            return ("offload" if experts.ram_bytes <= ram else verdict), experts
     budget = sum(usable) - sum(c.activations + c.overhead for c in parts) - iplan.gpu_fixed
     gpu_layers = gpu_layers_that_fit(iplan.layer_bytes, max(0, budget))
     on_gpu = sum(iplan.layer_bytes[len(iplan.layer_bytes) - gpu_layers :])
     ram_needed = sum(iplan.layer_bytes) - on_gpu + iplan.host_only
-    result = Offload(ram_needed, gpu_layers, len(iplan.layer_bytes))
+    per_gpu = (on_gpu + iplan.gpu_fixed) // len(parts) + max(
+        c.activations + c.overhead for c in parts
+    )
+    result = Offload(ram_needed, gpu_layers, len(iplan.layer_bytes), gpu_bytes=per_gpu)
     return ("offload" if ram_needed <= ram else verdict), result
+
+
+def _offload_experts(
+    parts: list[Components], usable: list[int], iplan: InferencePlan
+) -> Offload | None:
+    """The fewest leading layers whose experts must move to RAM for the rest to fit (llama.cpp
+    --n-cpu-moe N keeps the experts of layers 0..N-1 in RAM); None when even all of them are
+    not enough. Several GPUs are taken together: the layer split rebalances what is left."""
+    need = sum(c.total for c in parts)
+    room = sum(usable) if len(parts) > 1 else usable[0]
+    moved = 0
+    for index, size in enumerate(iplan.expert_bytes):
+        moved += size
+        if size and need - moved <= room:
+            return Offload(
+                moved + iplan.host_only,
+                total_layers=len(iplan.layer_bytes),
+                expert_layers=index + 1,
+                moe_layers=sum(1 for b in iplan.expert_bytes if b),
+                gpu_bytes=(need - moved) // len(parts),
+            )
+    return None

@@ -106,7 +106,10 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
     def key(g: Gpu) -> tuple[float, bool, float]:
         return g.memory_gib, g.vendor != "NVIDIA", g.launch_price_usd or float("inf")
 
-    for gpu in sorted((g for g in gpus() if g.laptop == laptops), key=key):
+    # Cards only: an edge module or a machine sharing its memory with the CPU is no answer to
+    # "which GPU do I need".
+    cards = (g for g in gpus() if g.laptop == laptops and g.discrete)
+    for gpu in sorted(cards, key=key):
         est = _fits(workload, Machine("gpu", gpu.name, gpu.memory_bytes, gpu=gpu))
         if est is not None:
             return Answer(gpu.name, est)

@@ -71,19 +71,26 @@ class NameIndex(Generic[T]):
         return list(hits.values())
 
     def suggest(self, text: str, limit: int = 3) -> list[str]:
-        """Display names closest to `text`, best first: names containing every token of `text`,
-        then by rapidfuzz token-set similarity (ties broken by plain similarity)."""
+        """Display names closest to `text`, best first: names containing every token of `text`
+        (those with the fewest other tokens first), then by rapidfuzz token-set similarity
+        (ties broken by plain similarity)."""
         from rapidfuzz import fuzz
 
+        wanted = frozenset(tokens(text, self._drop))
         query = " ".join(tokens(text, self._drop))
         if not query:
             return []
         display = {id(item): name for name, item in self._display.items()}
-        scores: dict[str, tuple[float, float]] = {}
+        scores: dict[str, tuple[bool, float, int, float]] = {}
         for names, item in self._all:
             choice = " ".join(sorted(names))
-            score = (fuzz.token_set_ratio(query, choice), fuzz.ratio(query, choice))
+            score = (
+                wanted <= names,
+                fuzz.token_set_ratio(query, choice),
+                -len(names - wanted),
+                fuzz.ratio(query, choice),
+            )
             name = display[id(item)]
             scores[name] = max(scores.get(name, score), score)
         ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
-        return [name for name, (best, _) in ranked[:limit] if best >= 60]
+        return [name for name, (_, best, _, _) in ranked[:limit] if best >= 60]

@@ -13,6 +13,11 @@ Sources (one per format, repeated in FORMATS so the answer can cite it):
   (its config.json quantization_config weight_block_size [128, 128]).
 - MXFP4 (gpt-oss): MoE expert weights as 4-bit values with one e8m0 byte per 32
   (formulas.md §3: about 4.25 bits per parameter); everything else bf16.
+- MLX (mlx-lm convert -q, affine mode): b-bit values in groups of 64 with a 16-bit scale and a
+  16-bit bias per group (mlx.core.quantize; mlx_lm/utils.py quantize_model quantizes every
+  Linear and Embedding, lm_head included): b + 0.5 bits per weight.
+- EXL2 (ExLlamaV2): any average bits per weight from 2 to 8 over the decoder's linear layers,
+  the output layer at 6 bits (convert_exl2.py --head_bits default 6), embeddings 16-bit.
 - GGUF: llama.cpp's file-level bits per weight, measured on meta-llama/Llama-3.1-8B
   (ggml-org/llama.cpp tools/quantize/README.md @311c2c9f, the table llama-bench printed).
 Linear layers inside the decoder are quantized; embeddings, lm_head, routers and norms keep
@@ -23,6 +28,7 @@ where the file-level figure already averages over every tensor.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 from .errors import EstimatorError
@@ -34,7 +40,7 @@ QUANTIZED_GROUPS = frozenset({"attention", "mlp", "expert", "shared_expert"})
 @dataclass(frozen=True, slots=True)
 class WeightFormat:
     name: str
-    kind: str  # float, nf4, int8, gptq, awq, fp8, fp8_block, mxfp4, gguf
+    kind: str  # float, nf4, int8, gptq, awq, fp8, fp8_block, mxfp4, mlx, exl2, gguf
     bits: float  # nominal bits of a quantized value (or of every value for float/gguf)
     label: str  # how the answer names it
     source: str
@@ -50,6 +56,8 @@ _SRC_FP8_BLOCK = (
     "DeepSeek-V3 config.json quantization_config: fp8 e4m3, weight_block_size [128, 128]"
 )
 _SRC_MXFP4 = "gpt-oss model card / config.json: MoE weights in MXFP4 (4-bit + e8m0 scale per 32)"
+_SRC_MLX = "mlx.core.quantize affine: groups of 64, 16-bit scale and bias each (mlx_lm convert -q)"
+_SRC_EXL2 = "exllamav2 conversion/convert_exl2.py: target bits per weight 2-8, head_bits 6"
 _SRC_GGUF = "llama.cpp tools/quantize/README.md @311c2c9f: bits/weight measured on Llama-3.1-8B"
 _SRC_FLOAT = "IEEE 754 / bfloat16 element sizes"
 
@@ -80,6 +88,15 @@ GGUF_BPW: dict[str, float] = {
     "f16": 16.0005,
 }
 
+# mlx-lm's quantization widths (mlx_lm.convert --q-bits) at its default group size of 64.
+MLX_GROUP = 64
+MLX_BITS: dict[str, int] = {"mlx_q8": 8, "mlx_q6": 6, "mlx_q5": 5, "mlx_q4": 4, "mlx_q3": 3}
+
+# ExLlamaV2's bits-per-weight range (convert_exl2.py -b) and output layer width (-hb default).
+EXL2_BITS = (2.0, 8.0)
+EXL2_HEAD_BITS = 6
+_EXL2 = re.compile(r"^(?:exl2[_-]?)?(\d+(?:\.\d+)?)[_-]?(?:bpw|b)$|^exl2[_-]?(\d+(?:\.\d+)?)$")
+
 FORMATS: dict[str, WeightFormat] = {
     "fp32": WeightFormat("fp32", "float", 32, "FP32", _SRC_FLOAT),
     "fp16": WeightFormat("fp16", "float", 16, "FP16", _SRC_FLOAT),
@@ -94,6 +111,10 @@ FORMATS: dict[str, WeightFormat] = {
     "gptq-int8": WeightFormat("gptq-int8", "gptq", 8, "GPTQ 8-bit g128", _SRC_GPTQ),
     "awq": WeightFormat("awq", "awq", 4, "AWQ 4-bit g128", _SRC_AWQ),
     "mxfp4": WeightFormat("mxfp4", "mxfp4", 4, "MXFP4 experts + BF16", _SRC_MXFP4),
+    **{
+        name: WeightFormat(name, "mlx", bits, f"MLX {bits}-bit (group {MLX_GROUP})", _SRC_MLX)
+        for name, bits in MLX_BITS.items()
+    },
     **{
         name: WeightFormat(name, "gguf", bpw, f"GGUF {name.upper()}", _SRC_GGUF, gguf=True)
         for name, bpw in GGUF_BPW.items()
@@ -126,6 +147,9 @@ ALIASES: dict[str, str] = {
     "q8": "q8_0",
     "q6k": "q6_k",
     "q2k": "q2_k",
+    **{f"mlx{bits}": name for name, bits in MLX_BITS.items()},
+    **{f"mlx-{bits}bit": name for name, bits in MLX_BITS.items()},
+    **{f"mlx_{bits}bit": name for name, bits in MLX_BITS.items()},
 }
 
 KV_BYTES: dict[str, float] = {
@@ -135,11 +159,13 @@ KV_BYTES: dict[str, float] = {
     "fp8": 1.0,
     "q8_0": 34 / 32,  # ggml block_q8_0: fp16 scale + 32 int8
     "q4_0": 18 / 32,  # ggml block_q4_0: fp16 scale + 32 nibbles
+    "q6": 26 / 32,  # exllamav2 ExLlamaV2Cache_Q6: 6-bit values + an fp16 scale per 32
 }
 KV_SOURCES = {
     "fp8": "vLLM --kv-cache-dtype fp8: one byte per element",
     "q8_0": "ggml block_q8_0: 34 bytes per 32 values",
     "q4_0": "ggml block_q4_0: 18 bytes per 32 values",
+    "q6": "exllamav2 cache.py ExLlamaV2Cache_Q6: 6-bit values and an fp16 scale per 32",
     "int8": "Qwen KV-cache quantization (modeling_qwen.py quantize_cache_v): uint8 values + a 16-bit scale and zero per token and head",
 }
 KV_ALIASES = {
@@ -158,10 +184,28 @@ KV_ALIASES = {
 def weight_format(name: str) -> WeightFormat:
     key = name.strip().lower().replace(" ", "")
     key = ALIASES.get(key, key)
-    fmt = FORMATS.get(key)
+    fmt = FORMATS.get(key) or _exl2(key)
     if fmt is None:
         raise EstimatorError("unknown_precision", precision=name[:40], known=sorted(FORMATS))
     return fmt
+
+
+def exl2_name(bits: float) -> str:
+    return f"exl2_{bits:.2f}".rstrip("0").rstrip(".") + "bpw"
+
+
+def _exl2(key: str) -> WeightFormat | None:
+    """An EXL2 format at any bits per weight: "exl2_4.65bpw", "4.65bpw", "exl2-6"."""
+    match = _EXL2.match(key)
+    if match is None:
+        return None
+    bits = float(match.group(1) or match.group(2))
+    low, high = EXL2_BITS
+    if not low <= bits <= high:
+        raise EstimatorError(
+            "out_of_range", field="bits per weight", value=str(bits), low=low, high=high
+        )
+    return WeightFormat(exl2_name(bits), "exl2", bits, f"EXL2 {bits:g} bpw", _SRC_EXL2)
 
 
 def kv_element_bytes(name: str, head_dim: int) -> float:
@@ -205,9 +249,17 @@ def _linear_bytes(lin: Linear, fmt: WeightFormat) -> float:
         one = n + math.ceil(lin.d_in / 128) * math.ceil(lin.d_out / 128) * 4
     elif kind == "mxfp4":
         one = n / 2 + n / 32
+    elif kind == "mlx":
+        one = _mlx_bytes(n, fmt.bits)
+    elif kind == "exl2":
+        one = n * fmt.bits / 8
     else:
         raise AssertionError(kind)
     return (one + bias) * lin.count
+
+
+def _mlx_bytes(values: int, bits: float) -> float:
+    return values * bits / 8 + math.ceil(values / MLX_GROUP) * 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,8 +274,30 @@ class WeightBytes:
         return self.embedding + self.lm_head + self.linear + self.other
 
 
+def group_bytes(arch: Architecture, fmt: WeightFormat, group: str) -> int:
+    """Bytes of the linear layers of one group (e.g. "expert") stored in `fmt`."""
+    chosen = [lin for lin in arch.linears if lin.group == group]
+    if fmt.gguf:
+        return round(sum(lin.params for lin in chosen) * fmt.bits / 8)
+    return round(sum(_linear_bytes(lin, fmt) for lin in chosen))
+
+
 def weight_bytes(arch: Architecture, fmt: WeightFormat) -> WeightBytes:
-    """Bytes of the model's weights stored in `fmt`."""
+    """Bytes of the model's weights stored in `fmt`; the bytes the checkpoint's own headers
+    count when it is stored in `fmt` (split over the parts as the formula splits them)."""
+    computed = _formula_bytes(arch, fmt)
+    if arch.measured_bytes and arch.measured_format == fmt.name and computed.total:
+        scale = arch.measured_bytes / computed.total
+        embedding = round(computed.embedding * scale)
+        lm_head = round(computed.lm_head * scale)
+        other = round(computed.other * scale)
+        return WeightBytes(
+            embedding, lm_head, arch.measured_bytes - embedding - lm_head - other, other
+        )
+    return computed
+
+
+def _formula_bytes(arch: Architecture, fmt: WeightFormat) -> WeightBytes:
     if fmt.gguf:
         # The file-level figure averages over every tensor, embeddings included.
         per = fmt.bits / 8
@@ -234,6 +308,21 @@ def weight_bytes(arch: Architecture, fmt: WeightFormat) -> WeightBytes:
             other=round(arch.other_params * per),
         )
     wide = 4 if fmt.name == "fp32" else 2
+    if fmt.kind == "mlx":
+        # mlx-lm quantizes the embedding table and lm_head like every other matrix.
+        return WeightBytes(
+            embedding=round(_mlx_bytes(arch.embedding_params, fmt.bits)),
+            lm_head=round(_mlx_bytes(arch.lm_head_params, fmt.bits)),
+            linear=round(sum(_linear_bytes(lin, fmt) for lin in arch.linears)),
+            other=arch.other_params * 2,
+        )
+    if fmt.kind == "exl2":
+        return WeightBytes(
+            embedding=arch.embedding_params * 2,
+            lm_head=arch.lm_head_params * EXL2_HEAD_BITS // 8,
+            linear=round(sum(_linear_bytes(lin, fmt) for lin in arch.linears)),
+            other=arch.other_params * 2,
+        )
     return WeightBytes(
         embedding=arch.embedding_params * wide,
         lm_head=arch.lm_head_params * wide,

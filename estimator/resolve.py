@@ -10,6 +10,7 @@ from .errors import EstimatorError
 from .frameworks import FRAMEWORKS
 from .hardware.types import Machine
 from .memory.alignment import objective_defaults
+from .memory.constants import VLLM_UTILIZATION
 from .precision import FORMATS, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
 from .vocabulary import DEFAULT_CONTEXT
@@ -96,7 +97,7 @@ def _precision(
         fmt = FORMATS["nf4" if method == "qlora" else ("fp16" if no_bf16 else "bf16")]
         notes.append(Note("default_precision", {"precision": fmt.label}))
     else:
-        fmt = FORMATS[inference.default_format(w.model, machine)]
+        fmt = weight_format(inference.default_format(w.model, machine))
         notes.append(Note("default_precision", {"precision": fmt.label}))
     if inference is not None and not inference.accepts(fmt):
         if fmt.gguf:
@@ -159,12 +160,24 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     engine = _engine(w, machine, notes)
     fmt = _precision(w, method, engine, machine, notes)
     kv_name, kv_bytes = _kv(w, engine, fmt)
+    inference = engines.get(engine) if w.task == "inference" else None
     context = w.context
     if context is None:
-        context = DEFAULT_CONTEXT[w.task]
+        own = inference.default_context(w.model, machine) if inference is not None else None
+        context = own or DEFAULT_CONTEXT[w.task]
         if w.model.max_context and context > w.model.max_context:
             context = w.model.max_context
-        notes.append(Note("default_context", {"context": context}))
+        notes.append(
+            Note("engine_context", {"context": context, "engine": inference.label})
+            if own and inference is not None
+            else Note("default_context", {"context": context})
+        )
+    utilization = w.gpu_memory_utilization
+    if utilization is None:
+        gpus = machine.count if machine is not None and machine.kind == "gpu" else 1
+        utilization = (
+            inference.default_utilization(gpus) if inference is not None else VLLM_UTILIZATION
+        )
     optimizer = w.optimizer
     if w.task == "training" and optimizer is None:
         gpus = machine.count if machine is not None and machine.kind == "gpu" else 1
@@ -193,6 +206,7 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         grad_checkpointing=checkpointing,
         adapter_precision=adapter_precision,
         prompt_tokens=w.prompt_tokens or context,
+        gpu_memory_utilization=utilization,
     )
     for note in w.model.notes:
         notes.append(Note(note, {}))

@@ -70,6 +70,7 @@ class Device:
     allocated_bytes: int | None = None
     reserved_bytes: int | None = None
     device_total_bytes: int | None = None
+    layers: int | None = None  # decoder layers it holds in a layer split
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +81,12 @@ class Offload:
     gpu_layers: int | None = None
     total_layers: int | None = None
     disk_bytes: int = 0  # NVMe (DeepSpeed ZeRO-Infinity)
+    # The leading decoder layers whose MoE experts stay in RAM (llama.cpp --n-cpu-moe N), and
+    # how many layers have experts (the last ones; those before them are dense).
+    expert_layers: int = 0
+    moe_layers: int = 0
+    # What stays on the fullest GPU once the rest is in RAM.
+    gpu_bytes: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

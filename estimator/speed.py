@@ -14,11 +14,19 @@ from dataclasses import dataclass
 
 from . import engines
 from .hardware.types import Machine
+from .memory.constants import LLAMACPP_UBATCH
 from .models.types import Architecture
-from .precision import WeightFormat, _linear_bytes
+from .precision import WeightFormat, _linear_bytes, _mlx_bytes
 from .resolve import Resolved
-from .result import Estimate, Note
-from .speed_factors import CPU_DEFAULT, Factor, device_tflops, tensor_parallel_scaling
+from .result import Estimate, Note, Offload
+from .speed_factors import (
+    CPU_DEFAULT,
+    PCIE,
+    PCIE_GBS,
+    Factor,
+    device_tflops,
+    tensor_parallel_scaling,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +64,8 @@ def active_weight_bytes(arch: Architecture, fmt: WeightFormat, tokens: int) -> i
     head = arch.lm_head_params or arch.embedding_params  # tied models read the table as lm_head
     wide = 4 if fmt.name == "fp32" else 2
     linear = sum(_linear_bytes(lin, fmt) * _touched(lin, tokens) for lin in arch.linears)
-    return round(linear + wide * (head + arch.other_params))
+    head_bytes = _mlx_bytes(head, fmt.bits) if fmt.kind == "mlx" else wide * head
+    return round(linear + head_bytes + wide * arch.other_params)
 
 
 def _touched(lin, tokens: int) -> float:
@@ -105,22 +114,37 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     ]
 
     assumptions: list[Note] = []
-    bandwidth, flops = _device_rates(machine, engine, steps, assumptions)
+    bandwidth, flops = _device_rates(machine, engine, est, steps, assumptions)
     if not bandwidth:
         return None
     eff, overhead = engine.decode_factors(machine.kind)
     offload = est.offload
-    if offload is not None and offload.gpu_layers is not None and offload.total_layers:
+    cpu_bytes = 0.0
+    if offload is not None and offload.expert_layers and offload.total_layers:
+        # Experts kept in RAM are multiplied on the CPU at its memory bandwidth; attention,
+        # shared experts and the other layers' experts stay on the GPU.
+        cpu_bytes = _ram_expert_bytes(arch, r.weight_format, sequences, offload)
+        steps.append(
+            Note(
+                "decode_expert_offload",
+                {"ram_bytes": cpu_bytes, "cpu": (machine.cpu or CPU_DEFAULT).name},
+            )
+        )
+    elif offload is not None and offload.gpu_layers is not None and offload.total_layers:
         # Layers left in RAM run on the CPU, one after the other with those on the GPU.
         cpu_share = 1 - offload.gpu_layers / offload.total_layers
+        cpu_bytes = step_bytes * cpu_share
+        steps.append(
+            Note(
+                "decode_offload", {"cpu_share": cpu_share, "cpu": (machine.cpu or CPU_DEFAULT).name}
+            )
+        )
+    if cpu_bytes:
         cpu = machine.cpu or CPU_DEFAULT
         cpu_eff, _ = engines.get("llama.cpp").decode_factors("cpu")
-        on_gpu = _step_time(step_bytes * (1 - cpu_share), bandwidth, eff, overhead)
-        on_cpu = _step_time(
-            step_bytes * cpu_share, cpu.bandwidth_gbs * 1e9, cpu_eff, Factor(0, 0, "")
-        )
+        on_gpu = _step_time(step_bytes - cpu_bytes, bandwidth, eff, overhead)
+        on_cpu = _step_time(cpu_bytes, cpu.bandwidth_gbs * 1e9, cpu_eff, Factor(0, 0, ""))
         step = Range(on_gpu.low + on_cpu.low, on_gpu.high + on_cpu.high)
-        steps.append(Note("decode_offload", {"cpu_share": cpu_share, "cpu": cpu.name}))
     else:
         step = _step_time(step_bytes, bandwidth, eff, overhead)
     flops_per_token = active_flops_per_token(arch)
@@ -151,6 +175,8 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     if flops:
         flops_prompt = flops_per_token + 2 * arch.num_layers * prompt * arch.q_width
         prefill = Range(flops * mfu.low / flops_prompt, flops * mfu.high / flops_prompt)
+        if offload is not None and offload.ram_bytes and machine.kind == "gpu":
+            prefill = _pcie_bound(prefill, arch, r.weight_format, offload, steps)
         ttft = prefill.inverse(prompt * sequences)
         steps.append(
             Note(
@@ -176,8 +202,43 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     )
 
 
+def _ram_expert_bytes(arch: Architecture, fmt: WeightFormat, tokens: int, off: Offload) -> float:
+    """Expert bytes one decode step reads from RAM: the experts the batch's tokens touch, in
+    the MoE layers whose experts are kept in RAM."""
+    dense = off.total_layers - off.moe_layers if off.total_layers else 0
+    in_ram = max(0, off.expert_layers - dense)
+    per = fmt.bits / 8 if fmt.gguf else None
+    touched = sum(
+        (lin.params * per if per is not None else _linear_bytes(lin, fmt)) * _touched(lin, tokens)
+        for lin in arch.linears
+        if lin.group == "expert"
+    )
+    return touched * in_ram / off.moe_layers if off.moe_layers else 0.0
+
+
+def _pcie_bound(
+    prefill: Range, arch: Architecture, fmt: WeightFormat, off: Offload, steps: list[Note]
+) -> Range:
+    """Prompt processing with weights in RAM: llama.cpp runs a large batch on the GPU and copies
+    the weights kept in RAM over PCIe for every micro-batch of 512 tokens (ggml's op offload),
+    so a micro-batch takes at least those bytes over the bus."""
+    moved = off.ram_bytes - (arch.embedding_params * fmt.bits / 8 if fmt.gguf else 0)
+    if moved <= 0:
+        return prefill
+    bound = Range(
+        LLAMACPP_UBATCH * PCIE.low * PCIE_GBS * 1e9 / moved,
+        LLAMACPP_UBATCH * PCIE.high * PCIE_GBS * 1e9 / moved,
+    )
+    steps.append(Note("prefill_pcie", {"ram_bytes": moved, "bandwidth_gbs": PCIE_GBS}))
+    return Range(min(prefill.low, bound.low), min(prefill.high, bound.high))
+
+
 def _device_rates(
-    machine: Machine, engine: engines.Engine, steps: list[Note], assumptions: list[Note]
+    machine: Machine,
+    engine: engines.Engine,
+    est: Estimate,
+    steps: list[Note],
+    assumptions: list[Note],
 ) -> tuple[float, float | None]:
     """Bandwidth (bytes/s) and peak FLOP/s the decode loop sees."""
     tflops = device_tflops(machine)
@@ -192,6 +253,8 @@ def _device_rates(
     if machine.kind == "apple":
         assert machine.apple is not None
         return machine.apple.bandwidth_gbs * 1e9, flops
+    if machine.mixed:
+        return _mixed_rates(machine, engine, est, steps)
     gpu = machine.gpu
     bandwidth = (gpu.bandwidth_gbs or 0) * 1e9 if gpu else 0.0
     if engine.parallelism == "tensor" and machine.count > 1 and gpu is not None:
@@ -204,3 +267,26 @@ def _device_rates(
         )
     # A layer split runs the GPUs one after another: one GPU's bandwidth at a time.
     return bandwidth, flops
+
+
+def _mixed_rates(
+    machine: Machine, engine: engines.Engine, est: Estimate, steps: list[Note]
+) -> tuple[float, float | None]:
+    """Different GPUs: tensor parallel waits for the slowest card at every layer; a layer split
+    runs each card's layers in turn, so a token takes the sum of each card's bytes over its
+    bandwidth."""
+    cards = machine.cards
+    if any(not c.bandwidth_gbs for c in cards):
+        return 0.0, None
+    tflops = [c.tflops_bf16 for c in cards]
+    slowest_flops = min(tflops) * 1e12 if all(tflops) else None
+    if engine.parallelism == "tensor":
+        slowest = min(c.bandwidth_gbs for c in cards) * 1e9
+        scaling = tensor_parallel_scaling(len(cards), all(c.nvlink for c in cards))
+        steps.append(Note("tensor_parallel_speed", {"devices": len(cards), "scaling": scaling}))
+        flops = slowest_flops * len(cards) * scaling if slowest_flops else None
+        return slowest * len(cards) * scaling, flops
+    loads = [d.components.weights + d.components.kv_cache for d in est.devices]
+    seconds = sum(load / (c.bandwidth_gbs * 1e9) for load, c in zip(loads, cards, strict=True))
+    steps.append(Note("layer_split_speed", {"devices": len(cards)}))
+    return (sum(loads) / seconds if seconds else 0.0), slowest_flops

@@ -46,6 +46,13 @@ TP_NVLINK = {2: 0.9, 4: 0.8, 8: 0.65}
 TP_PCIE = {2: 0.8, 4: 0.65, 8: 0.5}
 TP_SOURCE = "Databricks LLM inference blog (4x->8x A100: 0.7x latency); Qwen2.5 vLLM TP4 S028"
 
+# Host-to-GPU copies of weights kept in RAM: PCIe 4.0 x16 carries 31.5 GB/s per direction
+# (PCI-SIG PCIe 4.0 base specification: 16 GT/s per lane, 128b/130b encoding); pinned-memory
+# copies reach about 80-90% of it (NVIDIA CUDA samples bandwidthTest, the usual host-to-device
+# figure of 25-27 GB/s on PCIe 4.0 x16).
+PCIE_GBS = 31.5
+PCIE = Factor(0.8, 0.9, "PCIe 4.0 x16 31.5 GB/s; pinned host-to-device copies at 80-90%")
+
 # A CPU whose memory the question did not name: a desktop with dual-channel DDR5-5600.
 DEFAULT_CPU_NAME = "DDR5-5600 dual channel (desktop)"
 CPU_DEFAULT: CpuPlatform = next(c for c in cpu_platforms() if c.name == DEFAULT_CPU_NAME)

@@ -47,6 +47,9 @@ MAX_CONTEXT = 10_000_000
 MAX_SEQUENCES = 100_000
 MAX_GPUS = 4096
 MAX_GRAD_ACCUMULATION = 100_000
+# GB of one device's memory or of RAM: below is no machine, above is a typo.
+MIN_MEMORY_GB = 0.1
+MAX_MEMORY_GB = 1_000_000.0
 
 MIB = 1 << 20
 GIB = 1 << 30

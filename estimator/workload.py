@@ -67,7 +67,8 @@ class Workload:
     flash_attention: bool = True
     zero: int = 0
     offload: bool = False
-    gpu_memory_utilization: float = 0.9
+    # The share of each GPU vLLM/SGLang may take (None: the engine's default).
+    gpu_memory_utilization: float | None = None
     # Training, beyond the framework (engine): the data-parallel backend (ddp, deepspeed, fsdp,
     # hsdp; None: the framework's default for the GPU count), where offload goes (cpu, nvme),
     # kernels and compilation, torchtune's chunked loss and optimizer-in-backward, activation
@@ -160,7 +161,7 @@ def validate(w: Workload) -> Workload:
         )
     if isinstance(w.zero, bool) or w.zero not in (0, 1, 2, 3):
         raise EstimatorError("out_of_range", field="zero", value=str(w.zero)[:30], low=0, high=3)
-    if not 0.05 <= w.gpu_memory_utilization <= 1.0:
+    if w.gpu_memory_utilization is not None and not 0.05 <= w.gpu_memory_utilization <= 1.0:
         raise EstimatorError(
             "out_of_range",
             field="gpu_memory_utilization",

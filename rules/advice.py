@@ -10,6 +10,7 @@ from typing import Any
 from durable import lang
 
 from estimator.hardware.types import Machine
+from estimator.report import Report, report
 from estimator.result import Estimate
 from estimator.workload import Workload
 
@@ -83,11 +84,15 @@ def _recommendations(facts: Facts, fired: list[str]) -> tuple[Recommendation, ..
 
 
 def advise(
-    workload: Workload, machine: Machine | None, situation: Situation | None = None
+    workload: Workload,
+    machine: Machine | None,
+    situation: Situation | None = None,
+    costs: Report | None = None,
 ) -> Advice:
     """Advice for `workload` on `machine`, for someone in `situation` (by default: choosing
-    hardware, cloud allowed)."""
-    facts = llm_facts(workload, machine)
+    hardware, cloud allowed), quoting the answer's own cost figures `costs` (by default those
+    of `report(workload, machine)`)."""
+    facts = llm_facts(workload, machine, costs or report(workload, machine))
     facts.fact.update((situation or Situation()).fields())
     state = engine().evaluate(facts.fact)
     return Advice(facts.estimate, _recommendations(facts, state.get("advice", [])), facts.fact)

@@ -41,7 +41,11 @@ def clean(value: Any) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"a rule fact cannot be {value}")
-        return int(value) if value.is_integer() else round(value, 6)
+        # JSON writes what is below 1e-4 or 1e16 and above in exponent form, which the C
+        # parser rejects: what small is 0 to the rules, what large an integer.
+        if abs(value) >= 1e15 or value.is_integer():
+            return int(value)
+        return 0 if abs(value) < 1e-4 else round(value, 6)
     if isinstance(value, Mapping):
         return {str(k): clean(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

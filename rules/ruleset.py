@@ -201,7 +201,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "infer_apple_limit",
         38,
-        lambda: _llm() & (m.device == "apple") & (m.verdict == "offload") & (m.apple_limit_mb > 0),
+        lambda: (
+            _llm() & (m.device == "apple") & (m.verdict == "offload") & (m.apple_limit_bytes > 0)
+        ),
         "apple_limit",
         "ladder",
     ),
@@ -244,7 +246,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "apple_working_set",
         45,
-        lambda: _llm() & (m.device == "apple") & (m.per_device_mib > m.usable_mib * 0.8),
+        lambda: _llm() & (m.device == "apple") & (m.per_device_bytes > m.usable_bytes * 0.8),
         group="hardware",
     ),
     # Cost notes.
@@ -255,7 +257,7 @@ RULES: tuple[Rule, ...] = (
         lambda: _llm() & _fitting() & (m.break_even_hours > 0) & (m.owns == 0),
         group="cost",
     ),
-    Rule("electricity", 51, lambda: _llm() & (m.power_usd_per_hour_x1000 > 0), group="cost"),
+    Rule("electricity", 51, lambda: _llm() & (m.power_usd_per_hour > 0), group="cost"),
     Rule(
         "maintenance",
         52,

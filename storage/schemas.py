@@ -6,6 +6,7 @@ with a StorageError; output models are frozen snapshots that stay valid after th
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any, Literal, Self
 
@@ -21,6 +22,9 @@ Verdict = Literal["fits", "tight", "offload", "does_not_fit", "unknown"]
 
 MAX_GPUS = 4096
 MAX_MEMORY_GB = 1_000_000.0
+# One kind of card in a mixed set: "2x GeForce RTX 3090" or "GeForce RTX 3060 12GB".
+_CARD = re.compile(r"(?:(\d{1,6})x\s+)?(.+)")
+CARD_JOIN = " + "
 
 
 class _Frozen(BaseModel):
@@ -29,7 +33,11 @@ class _Frozen(BaseModel):
 
 class HardwareSpec(_Frozen):
     """A machine: `gpu_count` GPUs (catalog name, or just their memory), or an Apple chip, plus
-    RAM and a CPU. Memory is in GB as people say it (GiB on the cards, as in the estimator)."""
+    RAM and a CPU. Memory is in GB as people say it (GiB on the cards, as in the estimator).
+
+    A machine with different GPUs names them all in `gpu`, joined by " + " with each count
+    ("2x GeForce RTX 3090 + GeForce RTX 3060 12GB"); `gpu_count` is then all of them and
+    `gpu_memory_gb` the memory of the largest. Profiles saved before this read as before."""
 
     gpu: str | None = None
     gpu_count: int = 0
@@ -61,7 +69,23 @@ class HardwareSpec(_Frozen):
             raise StorageError("hardware_apple_memory")
         if has_gpu and self.apple_chip is not None:
             raise StorageError("hardware_gpu_and_apple")
+        if len(self.cards) > 1 and sum(n for n, _ in self.cards) != self.gpu_count:
+            raise StorageError("hardware_gpu_count", gpu_count=self.gpu_count)
         return self
+
+    @property
+    def cards(self) -> list[tuple[int, str]]:
+        """Each kind of GPU with its count; one entry (all `gpu_count` cards) unless mixed."""
+        if self.gpu is None:
+            return []
+        if CARD_JOIN not in self.gpu:
+            return [(self.gpu_count, self.gpu)]
+        found = []
+        for part in self.gpu.split(CARD_JOIN):
+            m = _CARD.fullmatch(part.strip())
+            assert m is not None  # the pattern takes any text
+            found.append((int(m.group(1) or 1), m.group(2)))
+        return found
 
     @property
     def is_empty(self) -> bool:

@@ -41,6 +41,7 @@ def machine(draft: Draft) -> Machine | None:
         gpu_memory_gb=None if gpu else draft.gpu_memory_gb,
         gpus=draft.gpus or 1,
         ram_gb=draft.ram_gb,
+        cpu=draft.cpu,
     )
 
 
@@ -51,12 +52,12 @@ def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
             model=choice.architecture,
             task=draft.task or "inference",
             method=draft.method,
-            precision=draft.precision,
+            precision=draft.precision or choice.precision,
             kv_precision=draft.kv_precision,
             context=draft.context,
             batch=draft.batch or 1,
             concurrency=draft.concurrency or 1,
-            engine=draft.engine,
+            engine=draft.engine or choice.engine,
         ),
         choice.notes,
     )

@@ -76,7 +76,7 @@ def question(turn: Turn, lang: str) -> Reply:
 def _headline(est: Estimate, lang: str) -> Section:
     i = est.inputs
     hardware = i.machine or t("reply.no_hardware", lang)
-    if i.gpu_count > 1:
+    if i.gpu_count > 1 and " + " not in hardware:  # a mixed set names its counts itself
         hardware = f"{i.gpu_count}x {hardware}"
     task = t(f"task.{i.task}", lang) + (f" ({i.method})" if i.task == "training" else "")
     text = t(

@@ -81,7 +81,7 @@ def _merge(base: Draft, msg: Draft) -> Draft:
     if msg.has_hardware():
         # A new machine replaces the old one, it does not mix with it.
         base = base.model_copy(
-            update={s: None for s in ("gpu", "gpus", "gpu_memory_gb", "apple", "cpu_only")}
+            update={s: None for s in ("gpu", "gpus", "gpu_memory_gb", "apple", "cpu", "cpu_only")}
         )
     if msg.task and msg.task != base.task and msg.method is None:
         base = base.model_copy(update={"method": None})

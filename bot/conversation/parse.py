@@ -67,31 +67,10 @@ def parse(text: str) -> Draft:
 
 
 def _hardware(low: str, slots: dict[str, object]) -> str:
-    laptop = bool(v.LAPTOP.search(low))
-    slots["laptop"] = laptop or None
-    cpu_only = bool(v.CPU_ONLY.search(low))
-    apple, low = parse_hardware.apple(low)
-    mention, low = parse_hardware.gpu(low, laptop)
-    count, low = parse_hardware.gpu_count(low)
-    ram, low = parse_hardware.ram(low)
-    memory, plain, low = parse_hardware.memory(low)
-    if apple:
-        slots["apple"] = apple
-        memory = None
-    if mention:
-        slots["gpu"] = mention.name
-        count = mention.count or count
-    if count and count > 1:
-        slots["gpus"] = min(count, 4096)
-    if cpu_only and not mention and not apple:
-        slots["cpu_only"] = True
-    if memory is not None:
-        # Plain "16GB memory" on a CPU-only machine or a laptop without a GPU word is RAM.
-        if cpu_only or (plain and not mention and not parse_hardware.GPU_WORD.search(low)):
-            ram = ram or memory
-        elif not mention:
-            slots["gpu_memory_gb"] = memory
-    slots["ram_gb"] = ram
+    found, low = parse_hardware.read(
+        low, cpu_only=bool(v.CPU_ONLY.search(low)), laptop=bool(v.LAPTOP.search(low))
+    )
+    slots.update(found)
     return low
 
 

@@ -86,13 +86,32 @@ _FUZZY_CUTOFF = 75
 
 
 def hf_id(original: str) -> str | None:
-    """A path to a config.json, or an 'org/name' Hugging Face id, as written."""
-    m = _CONFIG.search(original) or _HF_ID.search(original)
-    return m.group(1) if m else None
+    """A path to a config.json, or an 'org/name' Hugging Face id, as written; never a rate
+    or a fraction ("tokens/s", "24/7")."""
+    from ..model_source import is_hub_id
+
+    m = _CONFIG.search(original)
+    if m:
+        return m.group(1)
+    return next((m.group(1) for m in _HF_ID.finditer(original) if is_hub_id(m.group(1))), None)
+
+
+# A size glued into a name ("foo-30b-a3b", "mymodel-7b", "llama-4-scout-17b-16e") belongs to
+# that name: never read as a bare dense size.
+_GLUED = re.compile(
+    r"[a-z0-9][a-z0-9._]*[-_][a-z0-9._-]*\d+(?:\.\d+)?b[a-z0-9._-]*|[a-z0-9._-]*\d+(?:\.\d+)?b[-_][a-z0-9._-]+"
+)
 
 
 def bare_size(text: str) -> str | None:
-    """'7B' for "7b", "7 b", "7 billion", "7 miljard"; '0.5B' for "0,5b"."""
+    """'7B' for "7b", "7 b", "7 billion", "7 miljard"; '0.5B' for "0,5b". A size that is part
+    of a hyphenated name gives that name instead, so that an unknown name is answered as one
+    (with suggestions, or the question for its total and active size) and not as a dense model
+    of that size."""
+    for glued in _GLUED.finditer(text):
+        token = glued.group().strip("-_.")
+        if re.search(r"[a-z]{2}", token):
+            return token
     m = SIZE_WORDS.search(text)
     if m is None:
         return None
@@ -137,7 +156,25 @@ def catalog_model(text: str) -> str | None:
         found = catalog.find(window)
         if found is not None:
             return found.name
-    return _close_spelling(words)
+    return _close_spelling(words) or _misspelt_family(words)
+
+
+_TYPO_CUTOFF = 85
+
+
+def _misspelt_family(words: list[str]) -> str | None:
+    """A word that is a family's name misspelt ("mixtrall", "mistrall"): returned as written,
+    so the answer asks "did you mean ...?" instead of which model."""
+    from rapidfuzz import fuzz
+
+    for word in words:
+        if len(word) < 5 or not word.isalpha() or word in _STOP or word in _families():
+            continue
+        if any(
+            fuzz.ratio(word, family) >= _TYPO_CUTOFF for family in _families() if len(family) >= 4
+        ):
+            return word
+    return None
 
 
 @cache
@@ -166,7 +203,7 @@ def _close_spelling(words: list[str]) -> str | None:
         names = _by_size().get(size)
         if not names:
             continue
-        best: tuple[float, float, str] | None = None
+        best: tuple[float, float, int, str] | None = None
         for width in (1, 2, 3):
             before = words[max(0, i - width) : i]
             if len(before) < width or any(w in _STOP for w in before):
@@ -176,9 +213,14 @@ def _close_spelling(words: list[str]) -> str | None:
             query = " ".join(tokens(" ".join([*before, size])))
             for name in names:
                 for choice in _spellings(name, size):
-                    score = (fuzz.token_set_ratio(query, choice), fuzz.ratio(query, choice), name)
+                    score = (
+                        fuzz.token_set_ratio(query, choice),
+                        fuzz.ratio(query, choice),
+                        -len(tokens(name)),
+                        name,
+                    )
                     if score[0] >= _FUZZY_CUTOFF and (best is None or score > best):
                         best = score
         if best is not None:
-            return best[2]
+            return best[3]
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from estimator.hardware.catalog import cpu_named, find_gpu
 from storage.schemas import HardwareSpec
 
 from .slots import Draft
@@ -16,10 +17,23 @@ def profile_draft(spec: HardwareSpec) -> Draft:
     )
     has_gpu = bool(spec.gpu or spec.gpu_memory_gb)
     return Draft(
-        gpu=spec.gpu,
+        gpu=_gpu_words(spec),
         gpus=spec.gpu_count if spec.gpu_count > 1 else None,
         gpu_memory_gb=None if spec.gpu else spec.gpu_memory_gb,
         ram_gb=spec.ram_gb,
         apple=apple,
+        # A CPU saved as typed ("Ryzen 9 7950X") counts when the catalog knows its platform.
+        cpu=spec.cpu if spec.cpu and cpu_named(spec.cpu) is not None else None,
         cpu_only=True if not has_gpu and not apple and spec.ram_gb else None,
     )
+
+
+def _gpu_words(spec: HardwareSpec) -> str | None:
+    """The saved GPU(s) as words the hardware reader reads back; a memory saved with one card
+    that differs from its catalog entry ("3090 48GB") goes with the name."""
+    if spec.gpu is None or len(spec.cards) != 1 or spec.gpu_memory_gb is None:
+        return spec.gpu
+    gpu = find_gpu(spec.gpu)
+    if gpu is None or abs(gpu.memory_gib - spec.gpu_memory_gb) < 0.5:
+        return spec.gpu
+    return f"{spec.gpu} {spec.gpu_memory_gb:g}GB"

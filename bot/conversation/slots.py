@@ -33,7 +33,7 @@ FIT_QUESTION: dict[str, str] = {
     "cheapest_cloud": "cloud",
 }
 HARDWARE_SLOTS = frozenset(
-    {"gpu", "gpus", "gpu_memory_gb", "ram_gb", "apple", "cpu_only", "laptop"}
+    {"gpu", "gpus", "gpu_memory_gb", "ram_gb", "apple", "cpu", "cpu_only", "laptop"}
 )
 
 
@@ -51,11 +51,15 @@ class Draft(BaseModel):
     context: int | None = None
     batch: int | None = None
     concurrency: int | None = None
-    gpu: str | None = None  # catalog GPU name
+    # The GPU(s) in words the hardware reader reads back: a catalog name, the words as said when
+    # a variant was assumed ("h100"), a set ("2x GeForce RTX 3090 + GeForce RTX 3060"), or an
+    # unknown GPU as said (answered with "did you mean ...?").
+    gpu: str | None = None
     gpus: int | None = None
     gpu_memory_gb: float | None = None
     ram_gb: float | None = None
     apple: str | None = None  # "M3 Max 64GB"
+    cpu: str | None = None  # a CPU platform or device as said ("epyc genoa", "raspberry pi 5")
     cpu_only: bool | None = None
     laptop: bool | None = None
     cloud: bool | None = None

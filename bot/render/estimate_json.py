@@ -66,6 +66,7 @@ def answer(est: Estimate, lang: str) -> AnswerOut:
                 gpu_layers=est.offload.gpu_layers,
                 total_layers=est.offload.total_layers,
                 disk_bytes=est.offload.disk_bytes,
+                expert_layers=est.offload.expert_layers,
             ),
             allocated_peak_bytes=fullest.allocated_bytes,
             reserved_peak_bytes=fullest.reserved_bytes,

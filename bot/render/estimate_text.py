@@ -57,6 +57,8 @@ def render(est: Estimate, lang: str) -> str:
                 gpu_layers=est.offload.gpu_layers,
                 total_layers=est.offload.total_layers,
             )
+        if est.offload.expert_layers:
+            text += t("table.offload_experts", lang, layers=est.offload.expert_layers)
         lines.append(text)
     lines += ["", t("table.steps", lang)]
     lines += [f"{n:>2}. {notes.step(s, lang, verdict_text)}" for n, s in enumerate(est.steps, 1)]

@@ -71,6 +71,7 @@ _INTEGERS = {
     "group",
     "generation",
     "prompt",
+    "exact_params",
 }
 
 

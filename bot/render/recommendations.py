@@ -12,8 +12,6 @@ from rules import Recommendation
 from ..i18n import t
 from . import numbers
 
-MIB = 1 << 20
-
 
 def _range(low: float, high: float, lang: str) -> str:
     return f"{numbers.significant(low, lang)}–{numbers.significant(high, lang)}"
@@ -27,10 +25,10 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
     out.update(
         memory=numbers.size(rec.memory_bytes or 0, lang),
         alt_verdict=t(f"verdict.{rec.verdict}", lang) if rec.verdict else "",
-        per_device=numbers.size(p.get("per_device_mib", 0) * MIB, lang),
-        usable=numbers.size(p.get("usable_mib", 0) * MIB, lang),
+        per_device=numbers.size(p.get("per_device_bytes", 0), lang),
+        usable=numbers.size(p.get("usable_bytes", 0), lang),
         ram=numbers.size(p.get("ram_bytes", 0), lang),
-        data=numbers.size(p.get("data_mib", 0) * MIB, lang),
+        data=numbers.size(p.get("data_bytes", 0), lang),
         params=numbers.count(p.get("params_m", 0) * 1e6, lang),
         rows=numbers.integer(p.get("rows", 0), lang),
         features=numbers.integer(p.get("features", 0), lang),
@@ -40,9 +38,11 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
         gpu_hours=_range(p.get("gpu_hours_low", 0), p.get("gpu_hours_high", 0), lang),
         usd_per_hour=numbers.usd(p.get("usd_per_hour", 0), lang),
         purchase=f"{numbers.integer(p.get('purchase_usd', 0), lang)} USD",
-        cloud_price=numbers.usd(p.get("cloud_usd_per_hour_x100", 0) / 100, lang),
+        cloud_price=numbers.usd(p.get("cloud_usd_per_hour", 0), lang),
         break_even_hours=numbers.integer(p.get("break_even_hours", 0), lang),
-        power_per_hour=numbers.number(p.get("power_usd_per_hour_x1000", 0) / 1000, lang),
+        power_per_hour=numbers.usd(p.get("power_usd_per_hour", 0), lang),
+        # macOS's sysctl takes decimal megabytes.
+        apple_limit_mb=round(p.get("apple_limit_bytes", 0) / 1e6),
         gpu_watts=numbers.integer(p.get("gpu_watts", 0), lang),
     )
     return out

@@ -6,7 +6,7 @@ from ..errors import EstimatorError
 from ..hardware.types import Machine
 from ..models import catalog
 from ..result import Estimate
-from . import llamacpp, transformers, vllm
+from . import exllamav2, llamacpp, mlx, ollama, sglang, transformers, vllm
 from .base import Engine, Launch
 
 __all__ = ["ENGINES", "Engine", "Launch", "canonical", "command", "get", "launch", "on"]
@@ -17,7 +17,11 @@ ENGINES: dict[str, Engine] = {
     for e in (
         transformers.ENGINE,
         vllm.ENGINE,
+        sglang.ENGINE,
         llamacpp.ENGINE,
+        ollama.ENGINE,
+        mlx.ENGINE,
+        exllamav2.ENGINE,
     )
 }
 ALIASES: dict[str, str] = {alias: e.name for e in ENGINES.values() for alias in e.aliases}
@@ -61,8 +65,17 @@ def launch(est: Estimate) -> Launch:
         utilization=i.gpu_memory_utilization,
         gpu_layers=off.gpu_layers if on_gpu else None,
         total_layers=off.total_layers if on_gpu else None,
+        cpu_moe_layers=off.expert_layers if off is not None else 0,
+        tensor_split=_tensor_split(est),
         apple=i.machine_kind == "apple",
     )
+
+
+def _tensor_split(est: Estimate) -> tuple[int, ...]:
+    """Layers per GPU when different GPUs split the layers (what --tensor-split states)."""
+    layers = [d.layers for d in est.devices]
+    mixed = len({d.capacity_bytes for d in est.devices}) > 1
+    return tuple(n for n in layers if n is not None) if mixed and None not in layers else ()
 
 
 def command(est: Estimate) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..capacity import gpu_usable, host_usable
 from ..hardware.types import Machine
+from ..memory.constants import VLLM_UTILIZATION
 from ..memory.kv_cache import KvLayout, layout
 from ..models.types import Architecture
 from ..precision import WeightFormat
@@ -40,7 +41,8 @@ class Launch:
     # Layers kept on the GPUs when the rest run from CPU RAM (None: all on the GPUs).
     gpu_layers: int | None = None
     total_layers: int | None = None
-    # Decoder layers whose MoE experts stay in CPU RAM (llama.cpp --n-cpu-moe), 0: none.
+    # The first decoder layers whose MoE experts stay in CPU RAM (llama.cpp --n-cpu-moe N), 0:
+    # none.
     cpu_moe_layers: int = 0
     # Share of the layers per GPU on a mixed set (llama.cpp --tensor-split), () when even.
     tensor_split: tuple[int, ...] = ()
@@ -57,6 +59,7 @@ class Engine(Protocol):
     kv_unit: int  # tokens of one KV allocation unit (vLLM pages, llama.cpp cells)
     parallelism: str  # how it uses several GPUs: "tensor" or "layers"
     offloads_layers: bool  # can keep decoder layers in CPU RAM
+    offloads_experts: bool  # can keep MoE expert weights in CPU RAM (attention on the GPU)
     ladder: tuple[str, ...]  # weight formats, best quality first, for the searches
 
     def runs_on(self, machine: Machine | None) -> bool: ...
@@ -66,6 +69,10 @@ class Engine(Protocol):
     def default_format(self, arch: Architecture, machine: Machine | None) -> str: ...
 
     def default_kv(self, fmt: WeightFormat) -> str: ...
+
+    def default_context(self, arch: Architecture, machine: Machine | None) -> int | None: ...
+
+    def default_utilization(self, gpus: int) -> float: ...
 
     def kv_layout(self, arch: Architecture, element_bytes: float) -> KvLayout: ...
 
@@ -82,6 +89,11 @@ class Engine(Protocol):
     def command(self, launch: Launch) -> str: ...
 
 
+def capacities(machine: Machine | None) -> tuple[int, ...]:
+    """Each GPU's memory when a machine mixes GPUs (layer splits follow it), else ()."""
+    return machine.device_capacities if machine is not None and machine.mixed else ()
+
+
 class EngineBase:
     """Defaults most engines share; each module overrides what differs."""
 
@@ -94,6 +106,7 @@ class EngineBase:
     kv_unit = 1
     parallelism = "layers"
     offloads_layers = False
+    offloads_experts = False
     ladder: tuple[str, ...] = ()
     # MLA models cache the latent (absorbed projections) unless the engine expands the heads.
     mla_latent = True
@@ -107,6 +120,15 @@ class EngineBase:
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"
+
+    def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
+        """The context the engine runs with when the question gives none (None: the answer's
+        usual default)."""
+        return None
+
+    def default_utilization(self, gpus: int) -> float:
+        """The share of each GPU the engine takes unless told otherwise (vLLM's default)."""
+        return VLLM_UTILIZATION
 
     def kv_layout(self, arch: Architecture, element_bytes: float) -> KvLayout:
         return layout(arch, element_bytes, mla_latent=self.mla_latent, cap_sliding=self.cap_sliding)

@@ -12,10 +12,10 @@ from ..memory.inference import InferencePlan, kv_note, layered
 from ..memory.kv_cache import kv_cache, round_up
 from ..memory.notes import weights_note
 from ..models.types import Architecture
-from ..precision import WeightFormat, weight_bytes
+from ..precision import WeightFormat, group_bytes, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
-from .base import EngineBase, Launch
+from .base import EngineBase, Launch, capacities
 
 if TYPE_CHECKING:
     from ..resolve import Resolved
@@ -63,7 +63,7 @@ GPU_PREFILL = Factor(
 class LlamaCpp(EngineBase):
     name = "llama.cpp"
     label = "llama.cpp"
-    aliases = ("llamacpp", "llama-cpp", "llama-server", "ollama", "gguf", "lmstudio")
+    aliases = ("llamacpp", "llama-cpp", "llama-server", "gguf", "lmstudio")
     devices = frozenset({"gpu", "apple", "cpu"})
     int_formats: ClassVar[dict[str, str]] = {
         "int4": "q4_k_m",
@@ -74,6 +74,7 @@ class LlamaCpp(EngineBase):
     kv_precisions = frozenset({"fp16", "bf16", "fp32", *QUANTIZED_KV})
     kv_unit = k.LLAMACPP_CTX_PAD
     offloads_layers = True
+    offloads_experts = True
     ladder = ("f16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "iq4_xs", "q2_k")
     decode = DECODE
     prefill: ClassVar[dict[str, Factor]] = {"gpu": GPU_PREFILL}
@@ -128,7 +129,21 @@ class LlamaCpp(EngineBase):
         first = 0 if on_gpu else wb.embedding
         # A tied output layer is duplicated onto the GPU (llama.cpp TENSOR_DUPLICATED).
         last = wb.embedding if on_gpu and arch.tie_embeddings else wb.lm_head
-        return layered(arch, wb, kv, first, last, compute, 0, devices, steps, host_only)
+        experts = group_bytes(arch, r.weight_format, "expert")
+        return layered(
+            arch,
+            wb,
+            kv,
+            first,
+            last,
+            compute,
+            0,
+            devices,
+            steps,
+            host_only,
+            experts,
+            capacities(machine),
+        )
 
     def command(self, launch: Launch) -> str:
         return " ".join(self.server_flags(launch))
@@ -142,6 +157,10 @@ class LlamaCpp(EngineBase):
             f"-c {launch.context * launch.sequences}",
             f"-ngl {layers}",
         ]
+        if launch.tensor_split:
+            parts.append(f"--tensor-split {','.join(str(n) for n in launch.tensor_split)}")
+        if launch.cpu_moe_layers:
+            parts.append(f"--n-cpu-moe {launch.cpu_moe_layers}")
         if launch.sequences > 1:
             parts.append(f"--parallel {launch.sequences}")
         if launch.kv_precision in QUANTIZED_KV:

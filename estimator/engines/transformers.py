@@ -15,7 +15,7 @@ from ..models.types import Architecture
 from ..precision import WeightFormat, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
-from .base import EngineBase, Launch
+from .base import EngineBase, Launch, capacities
 
 if TYPE_CHECKING:
     from ..resolve import Resolved
@@ -58,7 +58,7 @@ class Transformers(EngineBase):
     decode = DECODE
 
     def accepts(self, fmt: WeightFormat) -> bool:
-        return not fmt.gguf
+        return not fmt.gguf and fmt.kind not in ("mlx", "exl2")
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
         native = arch.checkpoint_precision
@@ -108,6 +108,7 @@ class Transformers(EngineBase):
             devices,
             steps,
             0,
+            capacities=capacities(machine),
         )
 
     def command(self, launch: Launch) -> str:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..result import Note
 from ..vocabulary import GIB
 
 
@@ -30,10 +31,23 @@ class Gpu:
     nvlink: bool
     source: str
     notes: str
+    # Short names people use beyond what the name gives ("GB10" for the DGX Spark).
+    aliases: tuple[str, ...] = ()
+    form_factor: str | None = None  # sxm, pcie, nvl, superchip: what tells variants apart
+    # What the GPU can allocate when that is less than `memory_gib`: ECC on GDDR cards (a T4
+    # shows 15 of its 16 GiB), or the share of a unified memory the GPU may take.
+    visible_memory_gib: float | None = None
+    unified: bool = False  # memory shared with the CPU and the operating system
 
     @property
     def memory_bytes(self) -> int:
-        return round(self.memory_gib * GIB)
+        """The memory an estimate may plan with: the visible memory where it is less."""
+        return round((self.visible_memory_gib or self.memory_gib) * GIB)
+
+    @property
+    def discrete(self) -> bool:
+        """A card of its own (not an edge module or memory shared with the CPU)."""
+        return not self.unified and self.segment != "edge"
 
     @property
     def drives_display(self) -> bool:
@@ -56,7 +70,8 @@ class AppleChip:
 
 @dataclass(frozen=True, slots=True)
 class CpuPlatform:
-    """A CPU memory system: what bounds CPU decode speed."""
+    """A CPU memory system: what bounds CPU decode speed. A `device` (a single-board computer,
+    a phone) also fixes the RAM it comes with."""
 
     name: str
     platforms: str
@@ -64,6 +79,11 @@ class CpuPlatform:
     tflops_fp32: float  # derived peak for a typical CPU of the platform
     source: str
     notes: str
+    aliases: tuple[str, ...] = ()
+    channels: int | None = None  # 64-bit memory channels (all sockets)
+    sockets: int = 1
+    device: bool = False
+    ram_options_gb: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +121,9 @@ class Machine:
     cpu: CpuPlatform | None = None
     from_catalog: bool = True
     cards: tuple[Gpu, ...] = ()
+    # What reading the hardware assumed (a bare "H100" is the SXM board): an explanation, not
+    # part of what the machine is, so it takes no part in comparing or hashing machines.
+    notes: tuple[Note, ...] = field(default=(), compare=False)
 
     @property
     def mixed(self) -> bool:

@@ -43,6 +43,7 @@ TRANSFORMERS_LOGIT_COPIES = 2
 # --- vLLM ---------------------------------------------------------------------------------------
 # vllm/config/cache.py: gpu_memory_utilization default 0.9; vllm/platforms/cuda.py: block size 16.
 VLLM_BLOCK_TOKENS = 16
+VLLM_UTILIZATION = 0.9
 # V1 arg_utils defaults for the OpenAI server: 2048 batched tokens below 70 GiB (and on A100),
 # 8192 above; max_num_seqs 256 (1024 above 70 GiB).
 VLLM_BATCHED_TOKENS_SMALL = 2048

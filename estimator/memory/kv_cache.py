@@ -1,9 +1,17 @@
 """KV cache: 2 x layers x kv_heads x head_dim x tokens x bytes x sequences, layer by layer.
 
-formulas.md §4: sliding-window layers hold at most `sliding_window` tokens where the runtime
-keeps a rolling buffer; MLA caches one latent vector (kv_lora_rank + rope dims) per layer when the
-runtime absorbs the projections (vLLM, llama.cpp), or full per-head K and V when it does not
-(transformers' DeepSeek implementation).
+What a layer keeps depends on its kind (models/types.py):
+- full attention: every token of the context;
+- sliding window: at most `sliding_window` tokens where the runtime keeps a rolling buffer;
+- chunked attention (Llama 4's local layers): at most one `attention_chunk_size` chunk, as
+  vLLM's hybrid allocator and llama.cpp (its chunked SWA type) keep it;
+- state (linear attention, Mamba): a fixed state per sequence, whatever the context; runtimes
+  keep it in the model's dtype by default (vLLM's mamba_ssm_cache_dtype "auto"), llama.cpp in
+  fp32 (its recurrent memory's r and s tensors);
+- none (an MLP-only layer): nothing.
+MLA caches one latent vector (kv_lora_rank + rope dims) per layer when the runtime absorbs the
+projections (vLLM, llama.cpp), or full per-head K and V when it does not (transformers'
+DeepSeek implementation).
 """
 
 from __future__ import annotations
@@ -11,7 +19,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..models.types import Architecture
+from ..models.types import CHUNKED, FULL, SLIDING, STATE, Architecture
+
+STATE_ELEMENT_BYTES = 2.0  # bf16, the model dtype vLLM keeps Mamba/linear-attention state in
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +34,12 @@ class KvLayout:
     sliding_layers: int
     window: int | None
     layout: str  # standard, mla_latent, mla_expanded
+    chunked_layers: int = 0
+    chunk: int | None = None
+    state_layers: int = 0
+    state_bytes_per_sequence: float = 0.0  # one STATE layer
+    # Per layer: the kind it is cached as (full, sliding, chunked, state, none).
+    kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,20 +49,29 @@ class KvCache:
     tokens_sliding: int  # tokens kept per sequence in a sliding-window layer
     sequences: int
     bytes: int
+    tokens_chunked: int = 0  # tokens kept per sequence in a chunked-attention layer
+    state_bytes: int = 0  # the fixed states of every sequence in every STATE layer
+    per_layer: tuple[int, ...] = ()  # bytes of each layer, in order
 
     @property
     def bytes_per_token(self) -> float:
-        """Bytes one token of one sequence adds when every layer keeps it."""
+        """Bytes one token of one sequence adds when every attention layer keeps it."""
         lay = self.layout
         return (
             lay.elements_per_token_layer
             * lay.element_bytes
-            * (lay.full_layers + lay.sliding_layers)
+            * (lay.full_layers + lay.sliding_layers + lay.chunked_layers)
         )
 
 
 def layout(
-    arch: Architecture, element_bytes: float, *, mla_latent: bool, cap_sliding: bool
+    arch: Architecture,
+    element_bytes: float,
+    *,
+    mla_latent: bool,
+    cap_sliding: bool,
+    cap_chunked: bool = True,
+    state_element_bytes: float = STATE_ELEMENT_BYTES,
 ) -> KvLayout:
     if arch.mla is not None:
         mla = arch.mla
@@ -57,14 +82,23 @@ def layout(
             elements, kind = arch.num_heads * per_head, "mla_expanded"
     else:
         elements, kind = 2 * arch.num_kv_heads * arch.head_dim, "standard"
-    sliding = sum(arch.sliding_layers) if cap_sliding else 0
+    kinds = tuple(
+        FULL if (k == SLIDING and not cap_sliding) or (k == CHUNKED and not cap_chunked) else k
+        for k in arch.kinds
+    )
+    sliding, chunked = kinds.count(SLIDING), kinds.count(CHUNKED)
     return KvLayout(
         elements_per_token_layer=elements,
         element_bytes=element_bytes,
-        full_layers=arch.num_layers - sliding,
+        full_layers=kinds.count(FULL),
         sliding_layers=sliding,
         window=arch.sliding_window if sliding else None,
         layout=kind,
+        chunked_layers=chunked,
+        chunk=arch.chunk_size if chunked else None,
+        state_layers=kinds.count(STATE),
+        state_bytes_per_sequence=arch.state_elements * state_element_bytes,
+        kinds=kinds,
     )
 
 
@@ -83,7 +117,7 @@ def kv_cache(
     """KV bytes for `sequences` sequences of `context` tokens, allocated in blocks of `block`.
 
     `sliding_tokens` overrides what a sliding layer keeps (llama.cpp adds a micro-batch to the
-    window); by default it is min(context, window).
+    window); by default it is min(context, window). A chunked layer keeps min(context, chunk).
     """
     tokens_full = round_up(context, block)
     if lay.sliding_layers:
@@ -93,10 +127,33 @@ def kv_cache(
         tokens_sliding = round_up(min(window_tokens, context), block)
     else:
         tokens_sliding = 0
-    per_layer = lay.elements_per_token_layer * lay.element_bytes
-    total = (
-        per_layer
-        * sequences
-        * (lay.full_layers * tokens_full + lay.sliding_layers * tokens_sliding)
+    tokens_chunked = (
+        round_up(min(context, lay.chunk or context), block) if lay.chunked_layers else 0
     )
-    return KvCache(lay, tokens_full, tokens_sliding, sequences, round(total))
+    per_token_layer = lay.elements_per_token_layer * lay.element_bytes * sequences
+    state = lay.state_bytes_per_sequence * sequences
+    tokens = {FULL: tokens_full, SLIDING: tokens_sliding, CHUNKED: tokens_chunked}
+    kinds = lay.kinds or (FULL,) * lay.full_layers + (SLIDING,) * lay.sliding_layers
+    per_layer = tuple(
+        round(state) if kind == STATE else round(per_token_layer * tokens.get(kind, 0))
+        for kind in kinds
+    )
+    total = (
+        per_token_layer
+        * (
+            lay.full_layers * tokens_full
+            + lay.sliding_layers * tokens_sliding
+            + lay.chunked_layers * tokens_chunked
+        )
+        + lay.state_layers * state
+    )
+    return KvCache(
+        lay,
+        tokens_full,
+        tokens_sliding,
+        sequences,
+        round(total),
+        tokens_chunked=tokens_chunked,
+        state_bytes=round(lay.state_layers * state),
+        per_layer=per_layer,
+    )

@@ -1,5 +1,7 @@
-"""The packaged model catalog (data/models.json, compiled from each model's config.json; every
-entry names its source)."""
+"""The packaged model catalog: data/models/<group>.json, one entry per model, each with the
+config.json fields it was transcribed from, the source of that config, the parameter count the
+config implies and the published count it is checked against; official quantized repositories
+(FP8, AWQ, GPTQ, MXFP4) are catalog models of their own with the same architecture."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from . import config_json
 from .types import Architecture
 
 # Suffixes that name a fine-tune or packaging of the same architecture.
-_FILLER = frozenset(
+FILLER = frozenset(
     {
         "instruct",
         "chat",
@@ -21,41 +23,23 @@ _FILLER = frozenset(
         "base",
         "hf",
         "meta",
-        "awq",
-        "gptq",
         "gguf",
-        "int4",
-        "int8",
-        "fp8",
-        "bnb",
-        "4bit",
-        "8bit",
         "model",
         "llm",
+        "latest",
     }
 )
+# Quantization words: dropped when a name is matched to its base model; a quantized repository
+# is found by its full HF id first.
+QUANT_WORDS = frozenset({"awq", "gptq", "int4", "int8", "fp8", "bnb", "4bit", "8bit", "mlx"})
 
-# Common ways people name a model that the token rules alone cannot resolve uniquely.
-_ALIASES = {
-    "Mistral-7B-v0.3": ("mistral 7b", "mistral 7b instruct"),
-    "Mixtral-8x7B-v0.1": ("mixtral", "mixtral 8x7b"),
-    "Mixtral-8x22B-v0.1": ("mixtral 8x22b",),
-    "Llama-3.1-8B": ("llama 3.1 8b", "llama3.1", "llama 8b"),
-    "Llama-3.1-70B": ("llama 3.1 70b", "llama 70b"),
-    "Llama-3.1-405B": ("llama 405b",),
-    "Llama-2-7B": ("llama 2 7b", "llama2"),
-    "Llama-3-8B": ("llama 3 8b", "llama3"),
-    "Gemma-3-27B": ("gemma 3",),
-    "gpt-oss-20b": ("gpt oss 20b", "gptoss 20b"),
-    "gpt-oss-120b": ("gpt oss 120b", "gptoss 120b"),
-    "Phi-3-mini-4k": ("phi 3 mini", "phi3 mini"),
-    "Phi-3-medium-4k": ("phi 3 medium", "phi3 medium"),
-    "Mistral-Nemo-12B": ("mistral nemo", "nemo 12b"),
-    "Mistral-Small-24B": ("mistral small", "mistral small 3"),
-    "DeepSeek-R1": ("deepseek r1", "r1"),
-    "DeepSeek-V3": ("deepseek v3", "deepseek"),
-    "OLMo-2-7B": ("olmo 2 7b", "olmo2 7b"),
-}
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    params: float
+    active_params: float | None
+    basis: str  # card (stated, rounded), safetensors (a checkpoint's tensor count), name
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,16 +53,29 @@ class CatalogModel:
     reference_active_params: int | None
     source: str
     verification: str
+    published: Published
+    aliases: tuple[str, ...] = ()
+    ollama: tuple[str, ...] = ()
+    base: str | None = None  # the model a quantized repository packages
+
+
+def _files() -> list[dict]:
+    folder = resources.files("estimator").joinpath("data/models")
+    return [
+        json.loads(f.read_text(encoding="utf-8"))
+        for f in sorted(folder.iterdir(), key=lambda f: f.name)
+        if f.name.endswith(".json")
+    ]
 
 
 def _load() -> list[CatalogModel]:
-    raw = json.loads(resources.files("estimator").joinpath("data/models.json").read_text())
     out = []
-    for entry in raw["models"]:
-        arch = config_json.from_dict(entry["config"], entry["name"])
-        arch = replace(arch, checkpoint_precision=entry["checkpoint_precision"])
-        out.append(
-            CatalogModel(
+    for group in _files():
+        for entry in group["models"]:
+            arch = config_json.from_dict(entry["config"], entry["name"])
+            arch = replace(arch, checkpoint_precision=entry["checkpoint_precision"])
+            pub = entry["published"]
+            model = CatalogModel(
                 name=entry["name"],
                 hf_id=entry["hf_id"],
                 family=entry["family"],
@@ -88,27 +85,74 @@ def _load() -> list[CatalogModel]:
                 reference_active_params=entry["reference_active_params"],
                 source=entry["source"],
                 verification=entry["verification"],
+                published=Published(
+                    pub["params"], pub["active_params"], pub["basis"], pub["source"]
+                ),
+                aliases=tuple(entry["aliases"]),
+                ollama=tuple(entry["ollama"]),
             )
-        )
+            out.append(model)
+            for quant in entry["quantized"]:
+                repo = quant["hf_id"]
+                out.append(
+                    replace(
+                        model,
+                        name=repo.rsplit("/", 1)[-1],
+                        hf_id=repo,
+                        architecture=replace(
+                            arch,
+                            name=repo.rsplit("/", 1)[-1],
+                            checkpoint_precision=quant["precision"],
+                        ),
+                        aliases=(),
+                        ollama=(),
+                        base=model.name,
+                    )
+                )
     return out
 
 
 @cache
-def models() -> tuple[CatalogModel, ...]:
+def _all() -> tuple[CatalogModel, ...]:
     return tuple(_load())
 
 
 @cache
+def models() -> tuple[CatalogModel, ...]:
+    """Every model of the catalog, once each (quantized repositories left out)."""
+    return tuple(m for m in _all() if m.base is None)
+
+
+@cache
+def variants() -> tuple[CatalogModel, ...]:
+    """The official quantized repositories of catalog models."""
+    return tuple(m for m in _all() if m.base is not None)
+
+
+@cache
+def _by_hf_id() -> dict[str, CatalogModel]:
+    return {m.hf_id.lower(): m for m in _all()}
+
+
+@cache
 def _index() -> NameIndex[CatalogModel]:
-    index: NameIndex[CatalogModel] = NameIndex(_FILLER)
+    index: NameIndex[CatalogModel] = NameIndex(FILLER | QUANT_WORDS)
     for model in models():
         repo = model.hf_id.rsplit("/", 1)[-1]
-        index.add(model, model.name, (model.hf_id, repo, *_ALIASES.get(model.name, ())))
+        index.add(model, model.name, (model.hf_id, repo, *model.aliases, *model.ollama))
     return index
 
 
+def by_hf_id(text: str) -> CatalogModel | None:
+    """The catalog model whose Hugging Face id is `text` exactly (case-insensitive)."""
+    return _by_hf_id().get(text.strip().lower())
+
+
 def find(text: str) -> CatalogModel | None:
-    """The catalog model `text` names (name, HF id or alias), or None."""
+    """The catalog model `text` names (HF id, name, alias or Ollama tag), or None."""
+    exact = by_hf_id(text)
+    if exact is not None:
+        return exact
     return _index().find(text.rsplit("/", 1)[-1] if "/" in text else text)
 
 

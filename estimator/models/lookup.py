@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import EstimatorError
 from ..result import Note
-from . import catalog, sizes
+from . import catalog, packaging, sizes
 from .types import Architecture
 
 MAX_NAME = 200
+# Names that carry their own expert sizes: "8x7B", "30B-A3B", "17B-16E", "A22B". Such a name
+# is never a bare dense size; unknown, it asks for the model or its total/active size.
+_MOE_NAME = re.compile(
+    r"\d+x\d+(\.\d+)?b|\d+(\.\d+)?b[-_ ]?a\d+(\.\d+)?b|\d+b[-_ ]\d+e\b|\ba\d+(\.\d+)?b\b", re.I
+)
 
 
 @dataclass(frozen=True, slots=True)
 class ModelChoice:
     architecture: Architecture
     notes: tuple[Note, ...] = ()
+    # What the name says about how it runs (an Ollama tag or a GGUF name: llama.cpp and a
+    # quantization); None when it says nothing.
+    engine: str | None = None
+    precision: str | None = None
 
 
 def find(text: str) -> ModelChoice | None:
@@ -29,16 +39,29 @@ def find(text: str) -> ModelChoice | None:
         arch, note = sizes.typical(size, text.strip().upper().replace(" ", ""))
         return ModelChoice(arch, (note,))
     found = catalog.find(text)
+    packed = packaging.read(text)
+    if found is None and packed.base != text.strip():
+        found = catalog.find(packed.base)
     if found is None:
         return None
-    return ModelChoice(
-        found.architecture, (Note("catalog_model", {"model": found.name, "hf_id": found.hf_id}),)
-    )
+    notes = [Note("catalog_model", {"model": found.name, "hf_id": found.hf_id})]
+    if packed.engine:
+        notes.append(
+            Note(
+                f"{packed.kind}_{'tag' if packed.kind == 'ollama' else 'name'}",
+                {"precision": (packed.precision or packaging.OLLAMA_DEFAULT).upper()},
+            )
+        )
+    return ModelChoice(found.architecture, tuple(notes), packed.engine, packed.precision)
 
 
 def require(text: str) -> ModelChoice:
     """Like find(), but an unknown name is an error with suggestions."""
     choice = find(text)
+    if choice is None and _MOE_NAME.search(text):
+        raise EstimatorError(
+            "unknown_moe_model", model=text.strip()[:80], suggestions=catalog.suggest(text)
+        )
     if choice is None:
         raise EstimatorError(
             "unknown_model", model=text.strip()[:80], suggestions=catalog.suggest(text)

@@ -93,6 +93,12 @@ class Architecture:
     image_size: str | None = None
     # Built by the generic decoder-only reader rather than a family's own builder.
     generic: bool = False
+    # What the weights' own headers say (safetensors or gguf): tensor bytes as stored in
+    # `measured_format`, and the parameters they hold.
+    measured_source: str | None = None
+    measured_format: str | None = None
+    measured_bytes: int | None = None
+    measured_params: int | None = None
 
     @property
     def kinds(self) -> tuple[str, ...]:

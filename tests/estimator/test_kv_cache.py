@@ -61,3 +61,32 @@ def test_kv_element_sizes():
     assert kv_element_bytes("q8_0", 128) == 34 / 32
     assert kv_element_bytes("q4_0", 128) == 18 / 32
     assert kv_element_bytes("int8", 128) == 1 + 4 / 128  # uint8 + bf16 scale and zero per head
+
+
+def test_llama4_chunked_layers_keep_one_chunk(arch):
+    lay = layout(arch("llama 4 scout"), 2, mla_latent=True, cap_sliding=True)
+    per = 2 * 8 * 128 * 2
+    assert (lay.full_layers, lay.chunked_layers, lay.chunk) == (12, 36, 8192)
+    kv = kv_cache(lay, context=65_536, sequences=1)
+    assert kv.bytes == per * (12 * 65_536 + 36 * 8192)
+    assert sum(kv.per_layer) == kv.bytes and kv.per_layer[3] == per * 65_536
+    short = kv_cache(lay, context=1000, sequences=1)
+    assert short.bytes == per * 48 * 1000
+    uncapped = layout(
+        arch("llama 4 scout"), 2, mla_latent=True, cap_sliding=True, cap_chunked=False
+    )
+    assert kv_cache(uncapped, context=65_536, sequences=1).bytes == per * 48 * 65_536
+
+
+def test_hybrid_state_layers_cost_the_same_at_any_context(arch):
+    a = arch("Qwen3-Next-80B-A3B-Instruct")
+    lay = layout(a, 2, mla_latent=True, cap_sliding=True)
+    state = (8192 * 3 + 32 * 128 * 128) * 2  # conv window + recurrent state, bf16
+    per = 2 * 2 * 256 * 2
+    for context in (1000, 100_000):
+        kv = kv_cache(lay, context=context, sequences=3)
+        assert kv.state_bytes == 3 * 36 * state
+        assert kv.bytes == 3 * (12 * per * context + 36 * state)
+        assert sum(kv.per_layer) == kv.bytes
+    fp32 = layout(a, 2, mla_latent=True, cap_sliding=True, state_element_bytes=4)
+    assert kv_cache(fp32, context=1, sequences=1).state_bytes == 36 * state * 2

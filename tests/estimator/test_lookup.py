@@ -67,11 +67,13 @@ def test_empty_or_huge_names_are_refused(text):
         ("rtx 4090", "GeForce RTX 4090", 24),
         ("4090 laptop", "GeForce RTX 4090 Laptop", 16),
         ("RTX 5090 Laptop", "GeForce RTX 5090 Laptop", 24),
-        ("a100 80gb", "A100 80GB PCIe", 80),
-        ("A100 40GB", "A100 40GB PCIe", 40),
+        ("a100 80gb", "A100 80GB SXM4", 80),
+        ("A100 40GB", "A100 40GB SXM4", 40),
+        ("a100 pcie", "A100 80GB PCIe", 80),
         ("3080 12gb", "GeForce RTX 3080 12GB", 12),
         ("t4", "Tesla T4", 16),
-        ("h100", "H100 PCIe 80GB", 80),
+        ("h100", "H100 SXM5 80GB", 80),
+        ("h100 pcie", "H100 PCIe 80GB", 80),
         ("mi300x", "Instinct MI300X", 192),
     ],
 )
@@ -101,3 +103,60 @@ def test_every_gpu_has_a_source_and_laptops_differ_from_desktops():
     assert len(laptops) >= 16
     assert laptops["GeForce RTX 4090 Laptop"].memory_gib == 16
     assert laptops["GeForce RTX 4080 Laptop"].memory_gib == 12
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "engine", "precision"),
+    [
+        ("llama3.1:8b", "Llama-3.1-8B", "llama.cpp", "q4_k_m"),  # Ollama's default build
+        ("qwen2.5:14b-instruct-q4_K_M", "Qwen2.5-14B", "llama.cpp", "q4_k_m"),
+        ("qwen2.5-coder:32b-instruct-q8_0", "Qwen2.5-Coder-32B", "llama.cpp", "q8_0"),
+        ("bartowski/Qwen2.5-Coder-32B-Instruct-GGUF", "Qwen2.5-Coder-32B", "llama.cpp", "q4_k_m"),
+        ("Qwen2.5-7B-Instruct-Q5_K_M.gguf", "Qwen2.5-7B", "llama.cpp", "q5_k_m"),
+        ("Qwen/Qwen2.5-7B-Instruct", "Qwen2.5-7B", None, None),
+    ],
+)
+def test_ollama_tags_and_gguf_names_mean_llamacpp_and_their_quantization(
+    text, name, engine, precision
+):
+    choice = lookup.require(text)
+    assert catalog.find(choice.architecture.name).name == name
+    assert (choice.engine, choice.precision) == (engine, precision)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Llama 3.3 70B", "Llama-3.3-70B"),
+        ("Llama 4 Scout", "Llama-4-Scout-17B-16E"),
+        ("Llama-4-Scout-17B-16E", "Llama-4-Scout-17B-16E"),
+        ("Kimi K2", "Kimi-K2-Instruct"),
+        ("GLM 4.5 Air", "GLM-4.5-Air"),
+        ("QwQ-32B", "QwQ-32B"),
+        ("Qwen2.5-Coder-32B", "Qwen2.5-Coder-32B"),
+        ("DeepSeek-R1-Distill-Qwen-14B", "DeepSeek-R1-Distill-Qwen-14B"),
+        ("meta-llama/Meta-Llama-3.1-8B-Instruct", "Llama-3.1-8B"),
+        ("Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen2.5-7B-Instruct-AWQ"),
+        ("google/gemma-3-27b-it", "Gemma-3-27B"),
+    ],
+)
+def test_names_people_use(text, name):
+    found = catalog.find(text)
+    assert found is not None and found.name == name
+
+
+def test_a_quantized_repository_keeps_its_checkpoint_format():
+    awq = catalog.find("Qwen/Qwen2.5-7B-Instruct-AWQ")
+    assert awq.base == "Qwen2.5-7B" and awq.architecture.checkpoint_precision == "awq"
+    assert awq.architecture.params == catalog.find("Qwen2.5-7B").architecture.params
+
+
+def test_an_unknown_moe_name_is_never_a_bare_dense_size():
+    with pytest.raises(EstimatorError) as e:
+        lookup.require("foo-30b-a3b")
+    assert e.value.code == "unknown_moe_model" and "Qwen3-30B-A3B" in e.value.params["suggestions"]
+    with pytest.raises(EstimatorError) as e:
+        lookup.require("mixtrall")
+    assert (
+        e.value.code == "unknown_model" and e.value.params["suggestions"][0] == "Mixtral-8x7B-v0.1"
+    )

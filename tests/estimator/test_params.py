@@ -1,17 +1,48 @@
-"""Exact parameter counts, derived by hand per family from each model's modeling code."""
+"""Exact parameter counts, derived by hand per family (each family's transformers modeling file)."""
+
+import math
 
 import pytest
 
+from estimator.errors import EstimatorError
 from estimator.models import catalog, config_json
+from estimator.models.types import CHUNKED, FULL, NO_MIXER, STATE
 
 
-def test_every_catalog_model_matches_the_reference_count():
-    models = catalog.models()
-    assert len(models) == 58
-    for m in models:
+def test_the_catalog_holds_200_models_with_their_quantized_repositories():
+    assert len(catalog.models()) + len(catalog.variants()) >= 200
+    assert all(v.base and catalog.find(v.base) for v in catalog.variants())
+
+
+def test_every_catalog_model_matches_the_count_its_config_implies():
+    for m in catalog.models():
         assert m.architecture.params == m.reference_params, m.name
         if m.reference_active_params is not None:
             assert m.architecture.active_params == m.reference_active_params, m.name
+        assert m.source and m.published.source, m.name
+
+
+def _tolerance(basis: str, stated: float) -> float:
+    """How far a published figure may sit from the exact count: a checkpoint's tensor count
+    within 0.5% (MTP heads, buffers); a figure stated on a card within 2%, or 5% when the card
+    rounds to whole billions; the size in a name (7B for 7.6B) within 15%."""
+    return {"safetensors": 0.005, "card": 0.02, "rounded": 0.05, "name": 0.15}[basis]
+
+
+def test_every_catalog_model_agrees_with_its_published_count():
+    for m in catalog.models():
+        pub = m.published
+        # A vision-language model is named after its language model.
+        counted = m.architecture.params - (
+            m.architecture.vision_params if pub.basis == "name" else 0
+        )
+        ratio = counted / pub.params
+        assert abs(ratio - 1) <= _tolerance(pub.basis, pub.params), (m.name, ratio, pub)
+        if pub.active_params:
+            # Cards state active parameters without the input embedding and the vision tower.
+            arch = m.architecture
+            active = arch.active_params - arch.embedding_params - arch.vision_params
+            assert math.isclose(active, pub.active_params, rel_tol=0.1), (m.name, active)
 
 
 def test_qwen25_7b_dense_with_qkv_bias(arch):
@@ -126,3 +157,279 @@ def test_qwen1_remote_code_config_counts_half_the_intermediate_size():
 )
 def test_stated_totals(arch, name, stated):
     assert arch(name).params == stated
+
+
+def test_llama4_scout_moe_shared_expert_and_vision_tower(arch):
+    h, L, V, E, I, I_dense = 5120, 48, 202048, 16, 8192, 16384
+    attn = 2 * h * h + 2 * h * 1024
+    layer = attn + h * E + E * 3 * h * I + 3 * h * I + 2 * h  # router, experts, shared expert
+    text = 2 * V * h + L * layer + h
+    assert text == 107_769_861_120
+    w, ff = 1408, 5632
+    block = 4 * (w * w + w) + (w * ff + ff) + (ff * w + w) + 4 * w
+    vision = 588 * w + w + 577 * w + 34 * block + 4 * w + 5632 * 4096 + 4096 * 4096 + 4096 * h
+    m = arch("Llama 4 Scout")
+    assert m.vision_params == vision
+    assert m.params == text + vision == 108_641_793_536
+    assert m.kinds.count(CHUNKED) == 36 and m.kinds.count(FULL) == 12 and m.chunk_size == 8192
+    assert (m.image_tokens, m.image_size) == (144, "336x336")
+    maverick = arch("llama 4 maverick")  # 24 MoE layers of 128 experts, 24 dense layers
+    assert maverick.params - maverick.vision_params == (
+        2 * V * h
+        + L * (attn + 2 * h)
+        + h
+        + 24 * (h * 128 + 128 * 3 * h * I + 3 * h * I)
+        + 24 * 3 * h * I_dense
+    )
+    assert I_dense == 2 * I
+
+
+def test_qwen3_next_gated_deltanet_layers_hold_a_fixed_state(arch):
+    h, L, V, d = 2048, 48, 151936, 256
+    # q_proj is doubled for the output gate; q/k norms over head_dim.
+    full = h * 2 * 16 * d + 2 * h * 2 * d + 16 * d * h + 2 * d
+    key_dim, value_dim, conv = 16 * 128, 32 * 128, 2 * 16 * 128 + 32 * 128
+    linear = h * (2 * key_dim + 2 * value_dim) + h * 64 + conv * 4 + 2 * 32 + 128 + value_dim * h
+    moe = h * 512 + 512 * 3 * h * 512 + 3 * h * 512 + h
+    total = 2 * V * h + 12 * full + 36 * linear + L * (moe + 2 * h) + h
+    m = arch("Qwen3-Next-80B-A3B-Instruct")
+    assert m.params == total == 79_674_391_296
+    assert m.kinds.count(STATE) == 36 and m.kinds.count(FULL) == 12
+    assert m.state_elements == conv * 3 + 32 * 128 * 128
+
+
+def test_glm45_air_dense_first_layer_shared_expert_and_qkv_bias(arch):
+    h, L, V, E, k = 4096, 46, 151552, 128, 8
+    attn = h * 96 * 128 + 96 * 128 + 2 * (h * 8 * 128 + 8 * 128) + 96 * 128 * h
+    moe = h * E + E + E * 3 * h * 1408 + 3 * h * 1408
+    total = 2 * V * h + L * (attn + 2 * h) + 3 * h * 10944 + 45 * moe + h
+    m = arch("GLM 4.5 Air")
+    assert m.params == total
+    active = (
+        2 * V * h
+        + L * (attn + 2 * h)
+        + 3 * h * 10944
+        + 45 * (h * E + E + (k + 1) * 3 * h * 1408)
+        + h
+    )
+    assert m.active_params == active
+
+
+def test_phi35_moe_biases_layernorms_and_lm_head_bias(arch):
+    h, L, V, E, I = 4096, 32, 32064, 16, 6400
+    attn = (h * h + h) + 2 * (h * 1024 + 1024) + (h * h + h)
+    layer = attn + h * E + E * 3 * h * I + 4 * h
+    assert arch("phi 3.5 moe").params == 2 * V * h + V + L * layer + 2 * h == 41_873_153_344
+
+
+def test_gpt_bigcode_starcoder_multi_query_and_learned_positions():
+    cfg = {
+        "model_type": "gpt_bigcode",
+        "n_embd": 6144,
+        "n_layer": 40,
+        "n_head": 48,
+        "n_inner": 24576,
+        "vocab_size": 49152,
+        "n_positions": 8192,
+        "multi_query": True,
+    }
+    h, L, ff = 6144, 40, 24576
+    layer = (h * (h + 256) + h + 256) + (h * h + h) + (h * ff + ff) + (ff * h + h) + 4 * h
+    m = config_json.from_dict(cfg, "starcoder")
+    assert m.params == 49152 * h + 8192 * h + L * layer + 2 * h
+    assert round(m.params / 1e9, 1) == 15.5  # StarCoder's stated 15.5B
+    assert m.num_kv_heads == 1 and not m.generic
+
+
+def test_starcoder2_biases_everywhere_and_tied():
+    cfg = {
+        "model_type": "starcoder2",
+        "hidden_size": 3072,
+        "num_hidden_layers": 30,
+        "intermediate_size": 12288,
+        "num_attention_heads": 24,
+        "num_key_value_heads": 2,
+        "vocab_size": 49152,
+        "sliding_window": 4096,
+    }
+    h, L, I, kv = 3072, 30, 12288, 2 * 128
+    layer = (h * h + h) + 2 * (h * kv + kv) + (h * h + h) + (h * I + I) + (I * h + h) + 4 * h
+    m = config_json.from_dict(cfg, "starcoder2-3b")
+    assert m.params == 49152 * h + L * layer + 2 * h
+    assert round(m.params / 1e9, 2) == 3.03
+    assert sum(m.sliding_layers) == 30
+
+
+def test_cohere_one_norm_per_layer_and_qk_norm_for_command_r_plus():
+    base = {
+        "model_type": "cohere",
+        "hidden_size": 8192,
+        "num_hidden_layers": 40,
+        "intermediate_size": 22528,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 64,
+        "vocab_size": 256000,
+    }
+    h, L, I = 8192, 40, 22528
+    m = config_json.from_dict(base, "command-r")
+    assert m.params == 256000 * h + L * (4 * h * h + 3 * h * I + h) + h
+    assert round(m.params / 1e9) == 35
+    plus = config_json.from_dict({**base, "use_qk_norm": True}, "qk")
+    assert plus.params - m.params == L * (64 + 64) * 128
+
+
+def test_cohere2_slides_three_layers_in_four():
+    cfg = {
+        "model_type": "cohere2",
+        "hidden_size": 4096,
+        "num_hidden_layers": 32,
+        "intermediate_size": 14336,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "vocab_size": 256000,
+        "sliding_window": 4096,
+    }
+    m = config_json.from_dict(cfg, "command-r7b")
+    assert sum(m.sliding_layers) == 24 and m.sliding_window == 4096
+
+
+def test_jamba_mamba_attention_and_experts_interleaved():
+    cfg = {
+        "model_type": "jamba",
+        "hidden_size": 64,
+        "num_hidden_layers": 8,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "vocab_size": 100,
+        "intermediate_size": 128,
+        "num_experts": 4,
+        "num_experts_per_tok": 2,
+        "mamba_d_state": 16,
+        "mamba_d_conv": 4,
+        "mamba_expand": 2,
+    }
+    h, di, r = 64, 128, 4  # dt_rank = ceil(64 / 16)
+    mamba = (
+        h * 2 * di + di * (r + 32) + (r * di + di) + di * h + di * 4 + di + di * 16 + di + r + 32
+    )
+    attn = 2 * h * h + 2 * h * 32
+    mlp, moe = 3 * h * 128, h * 4 + 4 * 3 * h * 128
+    m = config_json.from_dict(cfg, "jamba-tiny")
+    assert m.params == 2 * 100 * h + attn + 7 * mamba + 4 * mlp + 4 * moe + 8 * 2 * h + h
+    assert m.kinds == (STATE,) * 4 + (FULL,) + (STATE,) * 3
+    assert m.state_elements == di * 3 + di * 16
+
+
+def test_nemotron_h_pattern_of_mamba2_attention_and_mlp_layers():
+    cfg = {
+        "model_type": "nemotron_h",
+        "hidden_size": 64,
+        "num_hidden_layers": 4,
+        "hybrid_override_pattern": "M*-M",
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "vocab_size": 100,
+        "intermediate_size": 256,
+        "mamba_num_heads": 8,
+        "mamba_head_dim": 16,
+        "ssm_state_size": 32,
+        "n_groups": 2,
+        "conv_kernel": 4,
+    }
+    h, di, conv = 64, 128, 128 + 2 * 2 * 32
+    mamba = h * (2 * di + 2 * 2 * 32 + 8) + conv * 4 + conv + 3 * 8 + di + di * h
+    m = config_json.from_dict(cfg, "nemotron-h-tiny")
+    assert m.params == 2 * 100 * h + 2 * mamba + (2 * h * h + 2 * h * 32) + 2 * h * 256 + 4 * h + h
+    assert m.kinds == (STATE, FULL, NO_MIXER, STATE)
+    assert m.state_elements == conv * 3 + 8 * 16 * 32
+
+
+def test_granite4_hybrid_moe_and_shared_mlp():
+    cfg = {
+        "model_type": "granitemoehybrid",
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "vocab_size": 100,
+        "intermediate_size": 32,
+        "shared_intermediate_size": 48,
+        "num_local_experts": 4,
+        "num_experts_per_tok": 2,
+        "layer_types": ["mamba", "attention"],
+        "mamba_n_heads": 8,
+        "mamba_d_head": 16,
+        "mamba_d_state": 16,
+        "mamba_n_groups": 1,
+        "mamba_d_conv": 4,
+        "tie_word_embeddings": True,
+    }
+    h, di, conv = 64, 128, 128 + 32
+    mamba = h * (2 * di + 32 + 8) + conv * 4 + conv + 24 + di + di * h
+    ffn = h * 96 + 48 * h + h * 4 + 4 * (h * 64 + 32 * h)
+    m = config_json.from_dict(cfg, "granite-tiny")
+    assert m.params == 100 * h + mamba + (2 * h * h + 2 * h * 32) + 2 * ffn + 2 * 2 * h + h
+    assert m.kinds == (STATE, FULL) and m.num_experts == 4
+
+
+def test_an_unknown_model_type_with_the_usual_fields_is_generic():
+    cfg = {
+        "model_type": "brand_new",
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "vocab_size": 100,
+        "intermediate_size": 128,
+    }
+    m = config_json.from_dict(cfg, "new")
+    assert m.generic and "generic_architecture" in m.notes
+    assert m.params == 2 * 100 * 64 + 2 * (4 * 64 * 64 + 3 * 64 * 128 + 2 * 64) + 64
+    with pytest.raises(EstimatorError) as e:
+        config_json.from_dict({"model_type": "t5", "d_model": 512}, "t5")
+    assert (
+        e.value.code == "unsupported_architecture"
+        and "num_hidden_layers" in e.value.params["missing"]
+    )
+
+
+_BASE = {
+    "model_type": "llama",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "vocab_size": 32000,
+    "intermediate_size": 11008,
+}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "code"),
+    [
+        ("num_hidden_layers", 1_000_000, "config_out_of_range"),
+        ("num_hidden_layers", 10**5000, "config_out_of_range"),
+        ("hidden_size", float("nan"), "config_bad_value"),
+        ("hidden_size", float("inf"), "config_bad_value"),
+        ("vocab_size", 0, "config_out_of_range"),
+        ("intermediate_size", "big", "config_bad_value"),
+        ("num_attention_heads", True, "config_bad_value"),
+        ("num_key_value_heads", 5, "config_bad_value"),
+    ],
+    ids=["1M layers", "5000 digits", "NaN", "Infinity", "zero", "text", "bool", "GQA"],
+)
+def test_config_values_are_checked_before_any_arithmetic(field, value, code):
+    with pytest.raises(EstimatorError) as e:
+        config_json.from_dict({**_BASE, field: value}, "bad")
+    assert e.value.code == code and e.value.params["field"] == field
+
+
+def test_a_config_of_more_than_ten_trillion_parameters_is_refused():
+    cfg = {
+        **_BASE,
+        "hidden_size": 131072,
+        "intermediate_size": 1_000_000,
+        "num_attention_heads": 1024,
+        "num_hidden_layers": 1000,
+    }
+    with pytest.raises(EstimatorError) as e:
+        config_json.from_dict(cfg, "huge")
+    assert e.value.code == "config_too_many_params"

@@ -97,7 +97,7 @@ def test_json_output(cli):
     code, out, _ = cli("profile", "show", "lab server", "--json")
     shown = json.loads(out)
     assert code == 0 and shown["name"] == "lab server" and shown["is_default"]
-    assert shown["hardware"]["gpu"] == "A100 80GB PCIe"
+    assert shown["hardware"]["gpu"] == "A100 80GB SXM4"  # a bare A100 is the SXM board
     (listed,) = json.loads(cli("profile", "list", "--json")[1])
     assert listed == shown
 

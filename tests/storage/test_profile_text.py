@@ -24,7 +24,7 @@ from storage import HardwareSpec
         ),
         (
             "A100 80GB lab server",
-            dict(gpu="A100 80GB PCIe", gpu_count=1, gpu_memory_gb=80, label="lab server"),
+            dict(gpu="A100 80GB SXM4", gpu_count=1, gpu_memory_gb=80, label="lab server"),
         ),
         ("M3 Max 64GB", dict(apple_chip="M3 Max", apple_memory_gb=64)),
         (
@@ -69,6 +69,19 @@ from storage import HardwareSpec
         ),
         ("3090 48GB", dict(gpu="GeForce RTX 3090", gpu_count=1, gpu_memory_gb=48)),
         (
+            "RTX 4090 + 3090",
+            dict(gpu="GeForce RTX 4090 + GeForce RTX 3090", gpu_count=2, gpu_memory_gb=24),
+        ),
+        (
+            "2x 3090 + 3060, 128GB RAM",
+            dict(
+                gpu="2x GeForce RTX 3090 + GeForce RTX 3060 12GB",
+                gpu_count=3,
+                gpu_memory_gb=24,
+                ram_gb=128,
+            ),
+        ),
+        (
             "RAM: 64GB, RTX 4090",
             dict(gpu="GeForce RTX 4090", gpu_count=1, gpu_memory_gb=24, ram_gb=64),
         ),
@@ -81,7 +94,7 @@ def test_descriptions_people_type(text: str, expected: dict):
 def test_the_result_is_storable_hardware():
     parsed = parse("A100 80GB lab server")
     assert isinstance(parsed, HardwareSpec)
-    assert parsed.hardware() == HardwareSpec(gpu="A100 80GB PCIe", gpu_count=1, gpu_memory_gb=80)
+    assert parsed.hardware() == HardwareSpec(gpu="A100 80GB SXM4", gpu_count=1, gpu_memory_gb=80)
     assert parsed.suggested_name() == "lab server"
     assert parse("RTX 4090, 64GB RAM").suggested_name() == "rtx 4090"
     assert parse("M3 Max 64GB").suggested_name() == "m3 max"
@@ -111,7 +124,6 @@ def test_a_near_miss_is_not_silently_rounded_to_another_card():
         (" , + ", "profile_empty"),
         ("my gaming pc", "profile_no_hardware"),
         ("'; DROP TABLE users; --", "profile_no_hardware"),
-        ("RTX 4090 + 3090", "profile_mixed_gpus"),
         ("H100, M3 Max", "profile_gpu_and_apple"),
         ("cpu only with 4090", "profile_cpu_only_with_gpu"),
         ("64GB RAM, 32GB RAM", "profile_two_values"),
@@ -139,3 +151,38 @@ def test_described_back_in_both_languages():
     assert describe(parse("Ryzen 9 7950X, 64GB RAM"), "en") == "CPU Ryzen 9 7950X, 64 GB RAM"
     assert describe(parse("cpu only, 16GB RAM"), "nl") == "alleen CPU, 16 GB RAM"
     assert describe(HardwareSpec(gpu_count=1, gpu_memory_gb=12.5), "nl") == "1 × GPU met 12,5 GB"
+
+
+def test_a_mixed_set_is_saved_described_and_answered_as_one_machine():
+    from bot.conversation.answer import machine
+    from bot.conversation.saved_hardware import profile_draft
+
+    spec = parse("2x 3090 + 3060, 128GB RAM").hardware()
+    assert describe(spec, "en") == (
+        "2 × GeForce RTX 3090 (24 GB each) + GeForce RTX 3060 12GB (12 GB), 128 GB RAM"
+    )
+    assert describe(spec, "nl") == (
+        "2 × GeForce RTX 3090 (24 GB per stuk) + GeForce RTX 3060 12GB (12 GB), 128 GB RAM"
+    )
+    box = machine(profile_draft(spec))
+    assert (box.count, box.mixed, box.ram_bytes) == (3, True, 128 * 2**30)
+    assert box.device_capacities == (24 * 2**30, 24 * 2**30, 12 * 2**30)
+
+
+def test_a_saved_memory_that_differs_from_the_catalog_reaches_the_answer():
+    from bot.conversation.answer import machine
+    from bot.conversation.saved_hardware import profile_draft
+
+    spec = parse("3090 48GB").hardware()
+    assert machine(profile_draft(spec)).device_bytes == 48 * 2**30
+    # a profile saved before mixed sets existed reads as before
+    old = HardwareSpec(gpu="GeForce RTX 3090", gpu_count=2, gpu_memory_gb=24, ram_gb=64)
+    assert old.cards == [(2, "GeForce RTX 3090")]
+    assert machine(profile_draft(old)).count == 2
+
+
+def test_a_cpu_saved_as_typed_counts_when_the_catalog_knows_its_platform():
+    from bot.conversation.saved_hardware import profile_draft
+
+    assert profile_draft(parse("Ryzen 9 7950X, 64GB RAM").hardware()).cpu == "Ryzen 9 7950X"
+    assert profile_draft(parse("Celeron N5105, 16GB RAM").hardware()).cpu is None

@@ -154,3 +154,21 @@ def test_absurd_counts_are_left_out_and_sizes_left_to_the_estimator():
     assert parse("a 0b model").model is None
     # The estimator refuses this size with a reason; the parser only reads it.
     assert parse("10000000000000000000b").model == "10000000000000000000B"
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("how many tokens/s for qwen 7b on a 4090", "Qwen2.5-7B"),
+        ("llama 3.1 8b 24/7 on a 3090", "Llama-3.1-8B"),
+        ("can i run mixtrall on a 4090", "mixtrall"),  # answered with "did you mean ...?"
+        ("run foo-30b-a3b on 2x 3090", "foo-30b-a3b"),  # asks for the model or its sizes
+        ("Llama-4-Scout-17B-16E on one H100", "Llama-4-Scout-17B-16E"),
+        (
+            "run bartowski/Qwen2.5-Coder-32B-Instruct-GGUF on a 4090",
+            "bartowski/Qwen2.5-Coder-32B-Instruct-GGUF",
+        ),
+    ],
+)
+def test_model_names_in_questions(text, model):
+    assert parse(text).model == model

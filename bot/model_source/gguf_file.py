@@ -1,0 +1,146 @@
+"""A local GGUF file (or every shard of a split one): the architecture from its own metadata
+and the exact tensor elements and bytes from its tensor list, read with llama.cpp's gguf
+package (gguf-py: GGUFReader memory-maps the file and reads only the header pages).
+
+Metadata keys follow llama.cpp's GGUF spec (docs/gguf.md): general.architecture, then
+<arch>.block_count, .embedding_length, .feed_forward_length, .attention.head_count,
+.attention.head_count_kv, .attention.key_length, .context_length, .expert_count,
+.expert_used_count, .expert_feed_forward_length; general.file_type is llama.cpp's
+LlamaFileType. A tied model has no output.weight tensor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from estimator.errors import EstimatorError
+from estimator.models import config_json, headers
+from estimator.models.types import Architecture
+from estimator.precision import GGUF_BPW
+
+from . import files
+
+MAX_SHARDS = 256
+_SPLIT = re.compile(r"^(?P<stem>.+)-(?P<index>\d{5})-of-(?P<count>\d{5})\.gguf$", re.IGNORECASE)
+# GGUF architecture names -> the config.json model_type whose builder counts it.
+_MODEL_TYPES = {
+    "llama": "llama",
+    "qwen2": "qwen2",
+    "qwen3": "qwen3",
+    "qwen3moe": "qwen3_moe",
+    "gemma2": "gemma2",
+    "gemma3": "gemma3_text",
+    "phi3": "phi3",
+    "olmo2": "olmo2",
+    "granite": "granite",
+}
+
+
+def _shards(path: Path) -> list[Path]:
+    m = _SPLIT.match(path.name)
+    if m is None:
+        return [path]
+    count = int(m.group("count"))
+    if not 1 <= count <= MAX_SHARDS:
+        raise EstimatorError("weights_unreadable", reason=f"{count} GGUF shards")
+    shards = [
+        path.with_name(f"{m.group('stem')}-{i:05d}-of-{count:05d}.gguf")
+        for i in range(1, count + 1)
+    ]
+    missing = [s.name for s in shards if files.kind(s) != "file"]
+    if missing:
+        raise EstimatorError(
+            "gguf_shard_missing", path=str(path.parent)[:120], shard=missing[0][:120]
+        )
+    return shards
+
+
+def _value(reader: Any, key: str) -> Any:
+    field = reader.get_field(key)
+    if field is None:
+        return None
+    value = field.contents()
+    return value
+
+
+def _file_type(reader: Any, summary: headers.TensorSummary) -> str:
+    import gguf
+
+    code = _value(reader, "general.file_type")
+    if isinstance(code, int):
+        try:
+            name = gguf.LlamaFileType(code).name
+        except ValueError:
+            name = ""
+        name = name.removeprefix("MOSTLY_").removeprefix("ALL_").lower()
+        if name in GGUF_BPW:
+            return name
+        if name in ("f32", "bf16"):
+            return "f16"
+    # Without a file type, the dtype holding most bytes names it.
+    dominant = max(summary.bytes, key=summary.bytes.__getitem__).lower()
+    return dominant if dominant in GGUF_BPW else "f16"
+
+
+def _config(reader: Any, names: set[str], vocab_rows: int | None) -> dict[str, Any]:
+    arch = str(_value(reader, "general.architecture") or "")
+    get = lambda key: _value(reader, f"{arch}.{key}")  # noqa: E731
+    cfg: dict[str, Any] = {
+        "model_type": _MODEL_TYPES.get(arch, arch),
+        "hidden_size": get("embedding_length"),
+        "num_hidden_layers": get("block_count"),
+        "intermediate_size": get("feed_forward_length"),
+        "num_attention_heads": get("attention.head_count"),
+        "num_key_value_heads": get("attention.head_count_kv"),
+        "head_dim": get("attention.key_length"),
+        "max_position_embeddings": get("context_length"),
+        "vocab_size": get("vocab_size") or vocab_rows,
+        "tie_word_embeddings": "output.weight" not in names,
+    }
+    if get("expert_count"):
+        cfg["num_experts"] = get("expert_count")
+        cfg["num_experts_per_tok"] = get("expert_used_count")
+        cfg["moe_intermediate_size"] = get("expert_feed_forward_length") or cfg["intermediate_size"]
+    window = get("attention.sliding_window")
+    if window:
+        cfg["sliding_window"] = window
+    return {k: v for k, v in cfg.items() if v is not None}
+
+
+def read_gguf(path: Path) -> Architecture:
+    try:
+        import gguf
+    except ImportError as exc:  # pragma: no cover - gguf is a dependency
+        raise EstimatorError("gguf_unavailable") from exc
+    rows: list[tuple[str, int, int]] = []
+    names: set[str] = set()
+    first = None
+    vocab_rows = None
+    for shard in _shards(path):
+        try:
+            reader = gguf.GGUFReader(shard)
+        except (OSError, ValueError, KeyError, IndexError) as exc:
+            raise EstimatorError(
+                "weights_unreadable", reason=f"{shard.name[:60]}: {type(exc).__name__}"
+            ) from exc
+        first = first or reader
+        for tensor in reader.tensors:
+            names.add(tensor.name)
+            rows.append((tensor.tensor_type.name, int(tensor.n_elements), int(tensor.n_bytes)))
+            if tensor.name == "token_embd.weight":
+                vocab_rows = int(max(tensor.shape))
+    summary = headers.summarize_tensors("gguf", rows)
+    cfg = _config(first, names, vocab_rows)
+    arch = config_json.from_dict(cfg, path.name.removesuffix(".gguf")[:80])
+    fmt = _file_type(first, summary)
+    return replace(
+        arch,
+        checkpoint_precision=fmt,
+        measured_source="gguf",
+        measured_format=fmt,
+        measured_bytes=summary.total_bytes,
+        measured_params=summary.total_elements,
+    )

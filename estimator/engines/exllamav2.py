@@ -1,0 +1,118 @@
+"""ExLlamaV2 (served by TabbyAPI): EXL2 weights at any bits per weight, the token embeddings in
+CPU RAM (exllamav2/model.py load_autosplit embed_cpu=True), a KV cache allocated for the whole
+`cache_size` (a multiple of 256 tokens) in FP16 or grouped Q8/Q6/Q4, the prompt ingested in
+chunks of 2048 tokens, layers split over GPUs by autosplit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from ..hardware.types import Machine
+from ..memory.activations import layer_peak_per_token
+from ..memory.inference import InferencePlan, kv_note, layered
+from ..memory.kv_cache import kv_cache
+from ..memory.notes import weights_note
+from ..models.types import Architecture
+from ..precision import EXL2_HEAD_BITS, WeightFormat, exl2_name, weight_bytes
+from ..result import Note
+from ..speed_factors import Factor
+from ..vocabulary import MIB
+from .base import EngineBase, Launch, capacities
+from .llamacpp import DECODE as LLAMACPP_DECODE
+
+if TYPE_CHECKING:
+    from ..resolve import Resolved
+
+# TabbyAPI config_sample.yml: cache_size "must be a multiple of 256"; chunk_size 2048;
+# autosplit_reserve 96 MB on the first GPU.
+CACHE_UNIT = 256
+CHUNK = 2048
+AUTOSPLIT_RESERVE = 96 * MIB
+# The KV precisions ExLlamaV2 caches in (cache.py ExLlamaV2Cache, _Q8, _Q6, _Q4: grouped
+# quantization with an fp16 scale per 32 values, the same bytes as ggml's q8_0 and q4_0), and
+# TabbyAPI's cache_mode names for them.
+CACHE_MODES = {"fp16": "FP16", "bf16": "FP16", "q8_0": "Q8", "q6": "Q6", "q4_0": "Q4"}
+
+
+class ExLlamaV2(EngineBase):
+    name = "exllamav2"
+    label = "ExLlamaV2 (TabbyAPI)"
+    aliases = ("exllama", "exllama2", "exl2", "tabbyapi", "tabby")
+    devices = frozenset({"gpu"})
+    int_formats: ClassVar[dict[str, str]] = {
+        "int4": exl2_name(4.0),
+        "int8": exl2_name(8.0),
+        "bf16": "fp16",
+    }
+    kv_precisions = frozenset(CACHE_MODES)
+    kv_unit = CACHE_UNIT
+    ladder = tuple(exl2_name(b) for b in (8.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0, 2.5))
+    # No ExLlamaV2 row in the calibration set: llama.cpp's CUDA figures (both decode at the
+    # bandwidth bound with their own quantized kernels).
+    decode: ClassVar[dict[str, tuple[Factor, Factor]]] = {"gpu": LLAMACPP_DECODE["gpu"]}
+
+    def accepts(self, fmt: WeightFormat) -> bool:
+        return fmt.kind == "exl2" or fmt.name == "fp16"
+
+    def default_format(self, arch: Architecture, machine: Machine | None) -> str:
+        return exl2_name(4.0)
+
+    def default_kv(self, fmt: WeightFormat) -> str:
+        return "fp16"
+
+    def memory_plan(self, r: Resolved, machine: Machine | None) -> InferencePlan:
+        w = r.workload
+        arch = w.model
+        devices = machine.count if machine is not None and machine.kind == "gpu" else 1
+        sequences = w.concurrency * w.batch
+        wb = weight_bytes(arch, r.weight_format)
+        steps = [weights_note(arch, r.weight_format, wb.total)]
+        kv = kv_cache(
+            self.kv_layout(arch, r.kv_element_bytes),
+            context=w.context,
+            sequences=sequences,
+            block=CACHE_UNIT,
+        )
+        steps.append(kv_note(arch, kv, CACHE_UNIT))
+        chunk = min(w.prompt_tokens or w.context, w.context, CHUNK)
+        per_token = layer_peak_per_token(arch)
+        activations = per_token * chunk + 4 * arch.vocab_size * sequences
+        steps.append(
+            Note(
+                "exllama_prefill",
+                {"tokens": chunk, "per_token_bytes": per_token, "bytes": activations},
+            )
+        )
+        steps.append(Note("overhead_exllama", {"bytes": AUTOSPLIT_RESERVE}))
+        # A tied model gets its own quantized output layer (the converter quantizes a copy of
+        # the embeddings at head_bits).
+        head_params = arch.lm_head_params or arch.embedding_params
+        head = head_params * EXL2_HEAD_BITS // 8 if r.weight_format.kind == "exl2" else wb.lm_head
+        return layered(
+            arch,
+            wb,
+            kv,
+            0,
+            head,
+            activations,
+            AUTOSPLIT_RESERVE,
+            devices,
+            steps,
+            wb.embedding,
+            capacities=capacities(machine),
+        )
+
+    def command(self, launch: Launch) -> str:
+        folder = f"{launch.model}-{launch.precision}"
+        parts = [
+            f"python main.py --model_name {folder}",
+            f"--max_seq_len {launch.context}",
+            f"--cache_size {launch.context * launch.sequences}",
+            f"--cache_mode {CACHE_MODES.get(launch.kv_precision, 'FP16')}",
+        ]
+        if launch.gpus > 1:
+            parts.append("--gpu_split_auto true")
+        return " ".join(parts)
+
+
+ENGINE = ExLlamaV2()

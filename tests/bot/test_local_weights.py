@@ -1,0 +1,156 @@
+"""Weights on disk, in files the tests write: a safetensors model folder (written with the
+safetensors package) and GGUF files (written with gguf's GGUFWriter) give the exact tensor
+bytes; devices, FIFOs and over-long names are refused with a reason."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+from safetensors.numpy import save_file
+
+from bot.model_source import resolve_model
+from estimator.errors import EstimatorError
+from estimator.estimate import estimate
+from estimator.workload import Workload
+
+H, L, I, V, KV = 64, 2, 128, 96, 2  # hidden, layers, MLP, vocab, KV heads of 16 dims
+CONFIG = {
+    "model_type": "llama",
+    "hidden_size": H,
+    "num_hidden_layers": L,
+    "intermediate_size": I,
+    "num_attention_heads": 4,
+    "num_key_value_heads": KV,
+    "vocab_size": V,
+    "tie_word_embeddings": False,
+    "torch_dtype": "bfloat16",
+}
+
+
+def _llama_tensors(dtype=np.float16) -> dict[str, np.ndarray]:
+    t = {
+        "model.embed_tokens.weight": np.zeros((V, H), dtype),
+        "lm_head.weight": np.zeros((V, H), dtype),
+    }
+    for i in range(L):
+        p = f"model.layers.{i}"
+        t[f"{p}.self_attn.q_proj.weight"] = np.zeros((H, H), dtype)
+        t[f"{p}.self_attn.k_proj.weight"] = np.zeros((KV * 16, H), dtype)
+        t[f"{p}.self_attn.v_proj.weight"] = np.zeros((KV * 16, H), dtype)
+        t[f"{p}.self_attn.o_proj.weight"] = np.zeros((H, H), dtype)
+        t[f"{p}.mlp.gate_proj.weight"] = np.zeros((I, H), dtype)
+        t[f"{p}.mlp.up_proj.weight"] = np.zeros((I, H), dtype)
+        t[f"{p}.mlp.down_proj.weight"] = np.zeros((H, I), dtype)
+        t[f"{p}.input_layernorm.weight"] = np.zeros((H,), dtype)
+        t[f"{p}.post_attention_layernorm.weight"] = np.zeros((H,), dtype)
+    t["model.norm.weight"] = np.zeros((H,), dtype)
+    return t
+
+
+# 2 x 96 x 64 embeddings + per layer 2 x 64² + 2 x 64 x 32 + 3 x 64 x 128 + 2 x 64, + final norm
+PARAMS = 2 * V * H + L * (2 * H * H + 2 * H * KV * 16 + 3 * H * I + 2 * H) + H
+
+
+def test_a_safetensors_folder_gives_the_exact_stored_bytes(tmp_path):
+    tensors = _llama_tensors()
+    names = sorted(tensors)
+    save_file(
+        {n: tensors[n] for n in names[: len(names) // 2]},
+        tmp_path / "model-00001-of-00002.safetensors",
+    )
+    save_file(
+        {n: tensors[n] for n in names[len(names) // 2 :]},
+        tmp_path / "model-00002-of-00002.safetensors",
+    )
+    (tmp_path / "config.json").write_text(json.dumps(CONFIG))
+    choice = resolve_model(str(tmp_path))
+    arch = choice.architecture
+    assert sum(a.size for a in tensors.values()) == PARAMS == arch.params
+    assert (arch.measured_params, arch.measured_bytes, arch.measured_format) == (
+        PARAMS,
+        2 * PARAMS,
+        "fp16",
+    )
+    assert choice.notes[-1].key == "weights_from_headers"
+    est = estimate(
+        Workload(model=arch, task="inference", engine="transformers", precision="fp16"), None
+    )
+    assert est.components.weights == 2 * PARAMS
+
+
+def test_a_gguf_file_gives_its_architecture_and_exact_bytes(tmp_path):
+    import gguf
+
+    path = tmp_path / "tiny-Q8_0.gguf"
+    writer = gguf.GGUFWriter(str(path), "llama")
+    writer.add_block_count(L)
+    writer.add_embedding_length(H)
+    writer.add_feed_forward_length(I)
+    writer.add_head_count(4)
+    writer.add_head_count_kv(KV)
+    writer.add_context_length(4096)
+    writer.add_vocab_size(V)
+    writer.add_file_type(gguf.LlamaFileType.MOSTLY_Q8_0)
+    gguf_names = {
+        "model.embed_tokens.weight": "token_embd.weight",
+        "lm_head.weight": "output.weight",
+        "model.norm.weight": "output_norm.weight",
+    }
+    total_bytes = 0
+    for name, array in _llama_tensors(np.float32).items():
+        new = gguf_names.get(name, name.replace("model.layers.", "blk."))
+        if array.ndim == 2:  # Q8_0: 34 bytes per 32 weights, as ggml's block_q8_0
+            data = gguf.quants.quantize(array, gguf.GGMLQuantizationType.Q8_0)
+            writer.add_tensor(new, data, raw_dtype=gguf.GGMLQuantizationType.Q8_0)
+            total_bytes += array.size // 32 * 34
+        else:
+            writer.add_tensor(new, array)
+            total_bytes += array.size * 4
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    choice = resolve_model(str(path))
+    arch = choice.architecture
+    assert arch.params == PARAMS and arch.measured_params == PARAMS
+    assert arch.measured_bytes == total_bytes and arch.checkpoint_precision == "q8_0"
+    assert [n.key for n in choice.notes] == ["gguf_model", "weights_from_headers"]
+    est = estimate(
+        Workload(model=arch, task="inference", engine="llama.cpp", precision="q8_0"), None
+    )
+    assert est.components.weights == total_bytes
+
+
+def test_a_split_gguf_without_its_other_shards_is_refused(tmp_path):
+    path = tmp_path / "big-00001-of-00003.gguf"
+    path.write_bytes(b"GGUF")
+    with pytest.raises(EstimatorError) as e:
+        resolve_model(str(path))
+    assert e.value.code == "gguf_shard_missing"
+
+
+def test_devices_fifos_and_long_names_are_refused_without_reading(tmp_path):
+    with pytest.raises(EstimatorError) as e:
+        resolve_model("/dev/zero")
+    assert e.value.code == "path_unusable"
+    fifo = tmp_path / "config.json"
+    os.mkfifo(fifo)
+    with pytest.raises(EstimatorError) as e:
+        resolve_model(str(fifo))  # opening a FIFO would block
+    assert e.value.code == "path_unusable"
+    with pytest.raises(EstimatorError) as e:
+        resolve_model("/" + "x" * 5000 + ".json")
+    assert e.value.code == "path_unusable"
+    with pytest.raises(EstimatorError) as e:
+        resolve_model("x" * 300)  # not a path: too long for a name
+    assert e.value.code == "model_name_too_long"
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1" * 5000])
+def test_nan_infinity_and_huge_integers_in_a_config_file(tmp_path, value):
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(CONFIG)[:-1] + f', "num_hidden_layers": {value}}}')
+    with pytest.raises(EstimatorError) as e:
+        resolve_model(str(path))
+    assert e.value.code == "config_unreadable"
