@@ -4,6 +4,8 @@ Full training costs 6 x parameters FLOPs per token (2 forward, 4 backward: Kapla
 "Scaling Laws", C ~ 6N per token). LoRA/QLoRA freeze the base: no weight gradients for it, so
 forward 2P + activation gradients 2P + 6 x the adapters. Gradient checkpointing runs the forward
 pass twice: +2P (Korthikanti et al. 2022). Mixture-of-experts models count active parameters.
+A frozen reference or reward model adds its forward pass (2 x its parameters) per token; PPO's
+value model trains like the policy. The generations of online RL are not counted.
 """
 
 from __future__ import annotations
@@ -85,7 +87,15 @@ def flops_per_token(r: Resolved) -> int:
         total = forward + round(2 * forward * trainable_share)
     else:
         total = 3 * forward
-    return total + (forward if w.grad_checkpointing else 0)
+    total += forward if w.grad_checkpointing else 0
+    if w.reference_model:
+        total += forward
+    reward = w.reward_model or (arch if w.objective == "ppo" else None)
+    if reward is not None:
+        total += active_flops_per_token(reward)
+        if w.objective == "ppo":
+            total += 3 * active_flops_per_token(reward)  # the value model's forward and backward
+    return total
 
 
 def training_time(

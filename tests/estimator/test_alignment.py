@@ -5,6 +5,9 @@ import math
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.memory.kv_cache import kv_cache, layout
+from estimator.resolve import resolve
+from estimator.speed import active_flops_per_token
+from estimator.training_time import flops_per_token
 from estimator.workload import Workload
 
 
@@ -92,3 +95,13 @@ def test_ppo_trains_a_value_model_beside_the_policy(arch):
     c = est.components
     # Policy and value model, each with 16 bytes per parameter of mixed-precision AdamW states.
     assert c.optimizer_states == 2 * 8 * a.params and c.master_weights == 2 * 4 * a.params
+
+
+def test_a_frozen_reference_adds_its_forward_to_the_flops(arch):
+    a = arch("qwen2.5 7b")
+    forward = active_flops_per_token(a)
+    sft = resolve(Workload(model=a, task="training", method="full"), None)
+    dpo = resolve(Workload(model=a, task="training", method="full", objective="dpo"), None)
+    # 2P forward + 4P backward + 2P recomputed (checkpointing), and the reference's 2P forward.
+    assert flops_per_token(sft) == 4 * forward
+    assert flops_per_token(dpo) == 5 * forward
