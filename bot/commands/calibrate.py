@@ -129,10 +129,10 @@ def run(args: argparse.Namespace) -> int:
     print(t("calibrate.thumb_note", lang))
     print()
     print(t("calibrate.speed_header", lang))
-    for s in speeds:
+    for sp in speeds:
         print(
-            f"{s.id:<6}{s.kind:<9}{s.model[:14]:<15}{s.hardware[:18]:<19}{s.engine:<13}"
-            f"{s.measured:>9.1f}{s.estimated.low:>9.1f}-{s.estimated.high:<9.1f}x{s.factor:.2f}"
+            f"{sp.id:<6}{sp.kind:<9}{sp.model[:14]:<15}{sp.hardware[:18]:<19}{sp.engine:<13}"
+            f"{sp.measured:>9.1f}{sp.estimated.low:>9.1f}-{sp.estimated.high:<9.1f}x{sp.factor:.2f}"
         )
     for kind in ("decode", "prefill"):
         rows = [s for s in speeds if s.kind == kind]

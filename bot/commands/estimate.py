@@ -8,6 +8,8 @@ import sys
 
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import machine as make_machine
+from estimator.hardware.types import Machine
+from estimator.result import Note
 from estimator.training_time import TrainingData
 from estimator.vocabulary import MAX_CONTEXT
 from estimator.workload import Workload
@@ -88,7 +90,7 @@ def training_data(args: argparse.Namespace) -> TrainingData | None:
     return TrainingData(examples, per, epochs)
 
 
-def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
+def build(args: argparse.Namespace) -> tuple[Workload, Machine | None, tuple[Note, ...]]:
     choice = resolve_model(args.model)
     gpus = parse_int("gpus", args.gpus)
     if not 1 <= gpus <= 4096:

@@ -138,6 +138,7 @@ def rule_of_thumb(row: Row) -> int | None:
     wl = row.workload
     params = _architecture(row.model).params
     method = wl.get("method", "full")
+    total: float
     if method in ("full", "freeze"):
         total = 16 * params
     else:
