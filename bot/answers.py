@@ -11,6 +11,7 @@ from estimator.hardware.types import Machine
 from estimator.planner import Plan, plans
 from estimator.report import Report, report
 from estimator.result import Estimate, Note
+from estimator.training_time import TrainingData
 from estimator.workload import Workload
 from rules import Advice, Situation, advise
 
@@ -34,7 +35,7 @@ def answer(
     machine: Machine | None,
     notes: tuple[Note, ...] = (),
     *,
-    tokens: int | None = None,
+    tokens: int | TrainingData | None = None,
     kwh_price: float | None = None,
     situation: Situation | None = None,
 ) -> WorkloadAnswer:

@@ -12,6 +12,7 @@ from typing import NoReturn
 
 from . import __version__
 from .commands import ask, bot, chat, completion, data, detect, history, mcp, output, profile
+from .commands.training_flags import training_args
 from .i18n import LANGUAGES, language, t
 
 # Commands that print their answer and end; nothing of theirs runs at interpreter exit.
@@ -63,13 +64,14 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
     )
     p.add_argument(
         "--engine",
-        help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, deepspeed, torchtune",
+        help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, unsloth, "
+        "torchtune, axolotl, llama-factory, deepspeed, fsdp",
     )
     p.add_argument(
         "--optimizer", help="adamw, paged_adamw, adamw_8bit, paged_adamw_8bit, sgd, adafactor"
     )
     p.add_argument("--lora-rank", default="16", help="LoRA rank (default 16)")
-    p.add_argument("--lora-targets", default="all", help="all linear layers or attention only")
+    p.add_argument("--lora-targets", default="all", help="all linear layers, attention or mlp only")
     p.add_argument(
         "--lora-train-embeddings", action="store_true", help="also train embeddings and lm_head"
     )
@@ -97,6 +99,7 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
         default=None,
         help="vLLM's / SGLang's share of GPU memory (default: the engine's, 0.9 for vLLM)",
     )
+    training_args(p)
     p.add_argument("--tokens", help="training tokens for the training time and cost (default 1M)")
     p.add_argument(
         "--kwh-price", help="electricity price in USD per kWh (default 0.16, the US average)"

@@ -31,6 +31,8 @@ class InputsOut(BaseModel):
     zero: int
     offload: bool
     assumed: list[str]
+    objective: str | None = None  # training: sft, dpo, grpo, ...
+    parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
 
 
 class DeviceOut(BaseModel):
@@ -39,21 +41,36 @@ class DeviceOut(BaseModel):
     capacity_bytes: int | None
     usable_bytes: int | None
     components: dict[str, int]
+    # What the tools would show on this device: torch.cuda.max_memory_allocated, the caching
+    # allocator's reserve (max_memory_reserved), and nvidia-smi (reserve + CUDA context + memory
+    # torch does not allocate).
+    allocated_peak_bytes: int | None = None
+    reserved_peak_bytes: int | None = None
+    device_total_bytes: int | None = None
 
 
 class OffloadOut(BaseModel):
     ram_bytes: int
     gpu_layers: int | None
     total_layers: int | None
+    disk_bytes: int = 0  # NVMe (DeepSpeed ZeRO-Infinity)
     expert_layers: int = 0  # llama.cpp --n-cpu-moe: leading layers whose experts are in RAM
 
 
 class MemoryOut(BaseModel):
+    # total_bytes: the estimated peak of every device added up (the whole job);
+    # per_device_bytes: the fullest device's. Both count what torch allocates at the peak plus
+    # CUDA managed memory (paged optimizer states). The three views below are the fullest
+    # device's, as torch.cuda.max_memory_allocated, torch.cuda.max_memory_reserved and nvidia-smi
+    # would show them.
     total_bytes: int
     per_device_bytes: int
     components: dict[str, int]
     devices: list[DeviceOut]
     offload: OffloadOut | None
+    allocated_peak_bytes: int | None = None
+    reserved_peak_bytes: int | None = None
+    device_total_bytes: int | None = None
 
 
 class RecommendationOut(BaseModel):

@@ -10,7 +10,7 @@ from .hardware.catalog import cloud_instances, find_gpu
 from .hardware.types import CloudInstance, Machine
 from .resolve import resolve
 from .speed import Range, inference_speed
-from .training_time import training_time
+from .training_time import TrainingData, training_time
 from .vocabulary import FITTING
 from .workload import Workload
 
@@ -62,7 +62,9 @@ def weights_floor(workload: Workload) -> float:
 
 
 def cloud_options(
-    workload: Workload, training_tokens: int | None = None, limit: int | None = None
+    workload: Workload,
+    training_tokens: int | TrainingData | None = None,
+    limit: int | None = None,
 ) -> list[CloudOption]:
     """The `limit` cheapest catalog instances (per hour) on which the workload fits, with the
     job's cost (training) or the cost of a million generated tokens (inference) on each."""

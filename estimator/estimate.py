@@ -12,12 +12,13 @@ from .memory import training_plan
 from .memory.inference import InferencePlan
 from .memory.notes import param_counts
 from .memory.placement import gpu_layers_that_fit
+from .memory.reported import views
 from .resolve import Resolved, resolve
 from .result import Components, Device, Estimate, Inputs, Note, Offload
 from .workload import Workload
 
 
-def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
+def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> Inputs:
     w = r.workload
     arch = w.model
     training = w.task == "training"
@@ -46,6 +47,8 @@ def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
         gpu_count=machine.count if machine and machine.kind == "gpu" else (1 if machine else 0),
         device_memory_bytes=machine.device_bytes if machine else None,
         gpu_memory_utilization=w.gpu_memory_utilization,
+        objective=w.objective if training else None,
+        parallelism=parallelism,
     )
 
 
@@ -60,16 +63,41 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     assumptions = list(r.assumptions)
     engine = engines.get(w.engine or "") if w.task == "inference" else None
     iplan = None
+    disk_needed = managed = 0
+    parallelism = None
+    offloading = w.offload
     if engine is not None:
         iplan = engine.memory_plan(r, machine)
         parts, steps, ram_needed = iplan.devices, list(iplan.steps), iplan.host_only
+        transient = [c.activations + c.overhead for c in parts]
     else:
         tplan = training_plan.plan(r, machine)
         parts, steps, ram_needed = tplan.devices, list(tplan.steps), tplan.ram_bytes
-    inputs = _inputs(r, machine)
+        disk_needed, managed = tplan.disk_bytes, tplan.managed_bytes
+        parallelism = tplan.recipe.sharding.parallelism
+        offloading = tplan.recipe.sharding.offload is not None
+        transient = [tplan.transient_bytes] * len(parts)
+    inputs = _inputs(r, machine, parallelism)
     total = sum(parts, Components())
+    kind = machine.kind if machine is not None else "gpu"
+    floor = 0
+    if machine is not None and w.engine in ("vllm", "sglang"):
+        floor = int(machine.device_bytes * w.gpu_memory_utilization)
+    seen = [
+        views(c, kind=kind, gpus=len(parts), transient=t, managed=managed, floor=floor)
+        for c, t in zip(parts, transient, strict=True)
+    ]
     if machine is None:
-        devices = tuple(Device(f"device {i}", c) for i, c in enumerate(parts))
+        devices = tuple(
+            Device(
+                f"device {i}",
+                c,
+                allocated_bytes=v.allocated,
+                reserved_bytes=v.reserved,
+                device_total_bytes=v.device_total,
+            )
+            for i, (c, v) in enumerate(zip(parts, seen, strict=True))
+        )
         steps.append(
             Note("no_hardware", {"total": total.total, "per_device": max(c.total for c in parts)})
         )
@@ -92,22 +120,37 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
             c,
             machine.device_capacities[i] if machine.kind == "gpu" else machine.device_bytes,
             u,
-            groups[i] if groups else None,
+            layers=groups[i] if groups else None,
+            allocated_bytes=v.allocated,
+            reserved_bytes=v.reserved,
+            device_total_bytes=v.device_total,
         )
-        for i, (c, u) in enumerate(zip(parts, usable, strict=True))
+        for i, (c, u, v) in enumerate(zip(parts, usable, seen, strict=True))
     )
     verdict, headroom = fit_verdict([c.total for c in parts], usable)
     offload = None
     ram = ram_usable(machine)
-    if ram_needed:
-        offload = Offload(ram_needed)
+    if ram_needed or disk_needed:
+        offload = Offload(ram_needed, disk_bytes=disk_needed)
         if ram is not None and ram_needed > ram:
             verdict = "does_not_fit"
-        elif w.offload and verdict != "does_not_fit":
+        elif offloading and verdict != "does_not_fit":
             verdict = "offload"
     if verdict == "does_not_fit" and engine is not None and iplan is not None:
         verdict, offload = _try_offload(
             engine, machine, parts, usable, iplan, ram, verdict, offload, assumptions
+        )
+    if machine.kind == "gpu":
+        shown = max(devices, key=lambda d: d.components.total)
+        steps.append(
+            Note(
+                "device_views",
+                {
+                    "allocated": shown.allocated_bytes,
+                    "reserved": shown.reserved_bytes,
+                    "device_total": shown.device_total_bytes,
+                },
+            )
         )
     steps.append(
         Note(

@@ -14,6 +14,7 @@ from . import engines
 from .engines.vllm import tensor_parallel_sizes
 from .errors import EstimatorError
 from .estimate import estimate
+from .frameworks.sharding import node_counts
 from .hardware.catalog import cloud_instances, find_gpu, gpus
 from .hardware.types import Gpu, Machine
 from .models import catalog
@@ -149,6 +150,8 @@ def gpus_needed(
     allowed = list(range(1, most + 1))
     if w.task == "inference" and engines.get(w.engine or "").parallelism == "tensor":
         allowed = tensor_parallel_sizes(workload.model, most)
+    elif w.task == "training":
+        allowed = node_counts(most)
     if counts is not None:
         allowed = [n for n in allowed if n in counts]
 

@@ -18,7 +18,7 @@ from .hardware.types import Machine
 from .resolve import resolve
 from .result import Estimate
 from .speed import Speed, inference_speed
-from .training_time import TrainingTime, training_time
+from .training_time import TrainingData, TrainingTime, training_time
 from .workload import Workload
 
 CLOUD_OPTIONS = 5
@@ -39,7 +39,7 @@ def report(
     workload: Workload,
     machine: Machine | None,
     *,
-    training_tokens: int | None = None,
+    training_tokens: int | TrainingData | None = None,
     kwh_price: float = DEFAULT_KWH_PRICE_USD,
 ) -> Report:
     est = estimate(workload, machine)

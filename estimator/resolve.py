@@ -8,7 +8,9 @@ from functools import lru_cache
 
 from . import engines
 from .errors import EstimatorError
+from .frameworks import FRAMEWORKS
 from .hardware.types import Machine
+from .memory.alignment import objective_defaults
 from .memory.constants import VLLM_UTILIZATION
 from .precision import FORMATS, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
@@ -157,6 +159,8 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         notes.append(Note("default_method", {"method": "full"}))
     if w.task == "inference":
         method = "full"
+    if w.task == "training":
+        w = replace(w, **objective_defaults(w, method, notes))
     engine = _engine(w, machine, notes)
     fmt = _precision(w, method, engine, machine, notes)
     kv_name, kv_bytes = _kv(w, engine, fmt)
@@ -180,10 +184,8 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         )
     optimizer = w.optimizer
     if w.task == "training" and optimizer is None:
-        single = machine is None or machine.count == 1
-        optimizer = (
-            "paged_adamw_8bit" if engine == "torchtune" and method == "full" and single else "adamw"
-        )
+        gpus = machine.count if machine is not None and machine.kind == "gpu" else 1
+        optimizer = FRAMEWORKS[engine].default_optimizer(method, gpus)
         notes.append(Note("default_optimizer", {"optimizer": optimizer}))
     checkpointing = w.grad_checkpointing
     if w.task == "training" and checkpointing is None:
@@ -193,7 +195,7 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     if w.task == "training" and method in ("lora", "qlora"):
         notes.append(Note("lora_settings", {"rank": w.lora_rank, "targets": w.lora_targets}))
         if adapter_precision is None:
-            adapter_precision = "bf16" if engine == "torchtune" else "fp32"
+            adapter_precision = FRAMEWORKS[engine].adapter_precision
             notes.append(Note("default_adapter_precision", {"precision": adapter_precision}))
     if w.zero and w.task != "training":
         raise EstimatorError("zero_needs_training")

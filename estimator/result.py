@@ -15,6 +15,8 @@ COMPONENTS = (
     "optimizer_states",
     "master_weights",
     "adapters",
+    "frozen_models",
+    "rollout",
     "overhead",
 )
 
@@ -30,31 +32,17 @@ class Components:
     optimizer_states: int = 0
     master_weights: int = 0
     adapters: int = 0
+    frozen_models: int = 0  # training: reference / reward models beside the policy
+    rollout: int = 0  # online RL: the generation engine's memory (vLLM share or generate's KV)
     overhead: int = 0
 
     @property
     def total(self) -> int:
-        return (
-            self.weights
-            + self.kv_cache
-            + self.activations
-            + self.gradients
-            + self.optimizer_states
-            + self.master_weights
-            + self.adapters
-            + self.overhead
-        )
+        return sum(getattr(self, name) for name in COMPONENTS)
 
     def __add__(self, other: Components) -> Components:
         return Components(
-            self.weights + other.weights,
-            self.kv_cache + other.kv_cache,
-            self.activations + other.activations,
-            self.gradients + other.gradients,
-            self.optimizer_states + other.optimizer_states,
-            self.master_weights + other.master_weights,
-            self.adapters + other.adapters,
-            self.overhead + other.overhead,
+            **{name: getattr(self, name) + getattr(other, name) for name in COMPONENTS}
         )
 
     def as_dict(self) -> dict[str, int]:
@@ -75,6 +63,13 @@ class Device:
     components: Components
     capacity_bytes: int | None = None  # physical memory
     usable_bytes: int | None = None  # after CUDA context, display, working-set cap, OS
+    # What the tools show (estimator/memory/reported.py): torch.cuda.max_memory_allocated, the
+    # caching allocator's reserve (max_memory_reserved), and nvidia-smi (reserve + CUDA context
+    # + memory torch does not allocate). components.total is the allocated peak plus CUDA
+    # managed memory (paged optimizer states).
+    allocated_bytes: int | None = None
+    reserved_bytes: int | None = None
+    device_total_bytes: int | None = None
     layers: int | None = None  # decoder layers it holds in a layer split
 
 
@@ -85,6 +80,7 @@ class Offload:
     ram_bytes: int
     gpu_layers: int | None = None
     total_layers: int | None = None
+    disk_bytes: int = 0  # NVMe (DeepSpeed ZeRO-Infinity)
     # The leading decoder layers whose MoE experts stay in RAM (llama.cpp --n-cpu-moe N), and
     # how many layers have experts (the last ones; those before them are dense).
     expert_layers: int = 0
@@ -120,6 +116,8 @@ class Inputs:
     gpu_count: int
     device_memory_bytes: int | None
     gpu_memory_utilization: float = 0.9  # the share vLLM/SGLang may take of each GPU
+    objective: str | None = None  # training: sft, dpo, grpo, ...
+    parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
 
 
 @dataclass(frozen=True, slots=True)

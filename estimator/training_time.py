@@ -4,6 +4,8 @@ Full training costs 6 x parameters FLOPs per token (2 forward, 4 backward: Kapla
 "Scaling Laws", C ~ 6N per token). LoRA/QLoRA freeze the base: no weight gradients for it, so
 forward 2P + activation gradients 2P + 6 x the adapters. Gradient checkpointing runs the forward
 pass twice: +2P (Korthikanti et al. 2022). Mixture-of-experts models count active parameters.
+A frozen reference or reward model adds its forward pass (2 x its parameters) per token; PPO's
+value model trains like the policy. The generations of online RL are not counted.
 """
 
 from __future__ import annotations
@@ -44,6 +46,27 @@ DEFAULT_TOKENS = 1_000_000
 
 
 @dataclass(frozen=True, slots=True)
+class TrainingData:
+    """A data set as people describe it: "10k examples of 1k tokens, 3 epochs".
+
+    Every epoch passes every example once; an example longer than the sequence length is cut
+    to it. Packed, or padded per batch to its longest example (transformers'
+    DataCollatorWithPadding, TRL's default), the steps process about the tokens the examples
+    hold; padded to the full sequence length (Axolotl pad_to_sequence_len, max_length padding)
+    every example costs the whole sequence.
+    """
+
+    examples: int
+    tokens_per_example: int
+    epochs: float = 1.0
+    pad_to_context: bool = False
+
+    def tokens(self, context: int) -> int:
+        per = context if self.pad_to_context else min(self.tokens_per_example, context)
+        return max(1, round(self.examples * per * self.epochs))
+
+
+@dataclass(frozen=True, slots=True)
 class TrainingTime:
     tokens: int
     flops_per_token: int
@@ -64,13 +87,42 @@ def flops_per_token(r: Resolved) -> int:
         total = forward + round(2 * forward * trainable_share)
     else:
         total = 3 * forward
-    return total + (forward if w.grad_checkpointing else 0)
+    total += forward if w.grad_checkpointing else 0
+    if w.reference_model:
+        total += forward
+    reward = w.reward_model or (arch if w.objective == "ppo" else None)
+    if reward is not None:
+        total += active_flops_per_token(reward)
+        if w.objective == "ppo":
+            total += 3 * active_flops_per_token(reward)  # the value model's forward and backward
+    return total
 
 
-def training_time(r: Resolved, machine: Machine, tokens: int | None) -> TrainingTime | None:
-    """Time to train on `tokens` tokens (a million when not given); None when the device's
-    FLOP/s are unknown (a GPU given only by its memory size)."""
-    count = tokens or DEFAULT_TOKENS
+def training_time(
+    r: Resolved, machine: Machine, tokens: int | TrainingData | None
+) -> TrainingTime | None:
+    """Time to train on `tokens` tokens, or on a described data set (a million tokens when not
+    given); None when the device's FLOP/s are unknown (a GPU given only by its memory size)."""
+    data: tuple[Note, ...] = ()
+    if isinstance(tokens, TrainingData):
+        context = r.workload.context or tokens.tokens_per_example
+        count = tokens.tokens(context)
+        data = (
+            Note(
+                "training_data",
+                {
+                    "examples": tokens.examples,
+                    "tokens_per_example": tokens.tokens_per_example,
+                    "epochs": tokens.epochs,
+                    "counted": context
+                    if tokens.pad_to_context
+                    else min(tokens.tokens_per_example, context),
+                    "tokens": count,
+                },
+            ),
+        )
+    else:
+        count = tokens or DEFAULT_TOKENS
     per_token = flops_per_token(r)
     peak, devices, mfu = _peak(r, machine)
     if not peak:
@@ -78,6 +130,7 @@ def training_time(r: Resolved, machine: Machine, tokens: int | None) -> Training
     rate = Range(peak * devices * mfu.low / per_token, peak * devices * mfu.high / per_token)
     hours = rate.inverse(count / 3600)
     steps = (
+        *data,
         Note(
             "training_time",
             {

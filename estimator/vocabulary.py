@@ -11,6 +11,22 @@ TASKS: tuple[Task, ...] = get_args(Task)
 Method = Literal["full", "lora", "qlora", "freeze"]
 METHODS: tuple[Method, ...] = get_args(Method)
 
+# What a training run optimises: supervised fine-tuning, preference optimisation against a frozen
+# reference (dpo, ipo, kto) or without one (orpo, simpo), and online RL with sampled generations
+# (grpo, rloo; ppo with a value model).
+Objective = Literal["sft", "dpo", "ipo", "orpo", "kto", "simpo", "grpo", "ppo", "rloo"]
+OBJECTIVES: tuple[Objective, ...] = get_args(Objective)
+PREFERENCE_OBJECTIVES: tuple[Objective, ...] = ("dpo", "ipo", "orpo", "kto", "simpo")
+ONLINE_OBJECTIVES: tuple[Objective, ...] = ("grpo", "ppo", "rloo")
+
+# Data-parallel backends of a training run on several GPUs.
+Distributed = Literal["ddp", "deepspeed", "fsdp", "hsdp"]
+DISTRIBUTED: tuple[Distributed, ...] = get_args(Distributed)
+OFFLOAD_DEVICES = ("cpu", "nvme")
+# Where the generations of online RL come from: the policy's own generate(), or a vLLM engine
+# colocated on the training GPUs.
+ROLLOUT_ENGINES = ("transformers", "vllm")
+
 Verdict = Literal["fits", "tight", "offload", "does_not_fit", "unknown"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 # The verdicts under which the workload runs as asked (tight: with under 10% headroom).
@@ -30,6 +46,7 @@ ASSUMED_MAX_CONTEXT = 131_072
 MAX_CONTEXT = 10_000_000
 MAX_SEQUENCES = 100_000
 MAX_GPUS = 4096
+MAX_GRAD_ACCUMULATION = 100_000
 # GB of one device's memory or of RAM: below is no machine, above is a typo.
 MIN_MEMORY_GB = 0.1
 MAX_MEMORY_GB = 1_000_000.0

@@ -6,37 +6,38 @@ from dataclasses import dataclass
 
 from . import engines
 from .errors import EstimatorError
+from .frameworks import ALIASES as FRAMEWORK_ALIASES
+from .frameworks import FRAMEWORKS
+from .frameworks.validation import validate_training
 from .models.types import Architecture
 from .vocabulary import MAX_CONTEXT, MAX_SEQUENCES, METHODS, TASKS
 
 __all__ = ["Workload", "validate"]
 
-TRAINING_ENGINES = ("transformers", "deepspeed", "torchtune")
-ENGINE_ALIASES = {
-    "hf": "transformers",
-    "huggingface": "transformers",
-    "trl": "transformers",
-    "peft": "transformers",
-    "accelerate": "transformers",
-    "llamacpp": "llama.cpp",
-    "llama-cpp": "llama.cpp",
-    "ollama": "llama.cpp",
-    "gguf": "llama.cpp",
-    "lmstudio": "llama.cpp",
-    "ds": "deepspeed",
-}
-OPTIMIZERS = ("adamw", "paged_adamw", "adamw_8bit", "paged_adamw_8bit", "sgd", "adafactor")
+TRAINING_ENGINES = tuple(FRAMEWORKS)
+OPTIMIZERS = (
+    "adamw",
+    "adamw_foreach",
+    "paged_adamw",
+    "adamw_8bit",
+    "paged_adamw_8bit",
+    "sgd",
+    "adafactor",
+)
 OPTIMIZER_ALIASES = {
     "adam": "adamw",
-    "adamw_torch": "adamw",
+    "adamw_torch_fused": "adamw",
+    "fused_adamw": "adamw",
+    "adamw_torch": "adamw_foreach",
     "paged_adamw_32bit": "paged_adamw",
     "adamw8bit": "adamw_8bit",
     "adam8bit": "adamw_8bit",
+    "adamw_bnb_8bit": "adamw_8bit",
     "8bit": "adamw_8bit",
     "paged_adamw8bit": "paged_adamw_8bit",
     "pagedadamw8bit": "paged_adamw_8bit",
 }
-LORA_TARGETS = ("all", "attention")
+LORA_TARGETS = ("all", "attention", "mlp")
 ADAPTER_PRECISIONS = ("fp32", "bf16")
 
 
@@ -68,6 +69,31 @@ class Workload:
     offload: bool = False
     # The share of each GPU vLLM/SGLang may take (None: the engine's default).
     gpu_memory_utilization: float | None = None
+    # Training, beyond the framework (engine): the data-parallel backend (ddp, deepspeed, fsdp,
+    # hsdp; None: the framework's default for the GPU count), where offload goes (cpu, nvme),
+    # kernels and compilation, torchtune's chunked loss and optimizer-in-backward, activation
+    # offloading, fp32 masters (mixed precision) against pure bf16, and gradient accumulation
+    # steps. None means the framework's default.
+    distributed: str | None = None
+    offload_device: str = "cpu"
+    liger: bool | None = None
+    compile: bool | None = None
+    chunked_loss: bool | None = None
+    optimizer_in_backward: bool | None = None
+    activation_offload: bool | None = None
+    mixed_precision: bool | None = None
+    grad_accumulation: int | None = None
+    # Alignment and RL: the objective (sft, dpo, ipo, orpo, kto, simpo, grpo, ppo, rloo), whether
+    # a frozen reference model is loaded, completions per prompt and their length, where the
+    # generations come from and a colocated vLLM's share of each GPU, and the reward (and PPO
+    # value) model when it is a separate network.
+    objective: str | None = None
+    reference_model: bool | None = None
+    group_size: int | None = None
+    generation_length: int | None = None
+    rollout_engine: str | None = None
+    rollout_memory_utilization: float | None = None
+    reward_model: Architecture | None = None
 
 
 def _positive(name: str, value: int, upper: int) -> None:
@@ -98,7 +124,7 @@ def validate(w: Workload) -> Workload:
             )
         engine = named
     elif engine is not None:
-        engine = ENGINE_ALIASES.get(engine, engine)
+        engine = FRAMEWORK_ALIASES.get(engine, engine)
         if engine not in TRAINING_ENGINES:
             raise EstimatorError(
                 "unknown_engine", engine=engine[:30], task=task, known=list(TRAINING_ENGINES)
@@ -145,4 +171,5 @@ def validate(w: Workload) -> Workload:
         )
     from dataclasses import replace
 
-    return replace(w, task=task, method=method, engine=engine, optimizer=optimizer)
+    training = validate_training(w, task, method, engine)
+    return replace(w, task=task, method=method, engine=engine, optimizer=optimizer, **training)

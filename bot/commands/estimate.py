@@ -8,6 +8,10 @@ import sys
 
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import machine as make_machine
+from estimator.hardware.types import Machine
+from estimator.result import Note
+from estimator.training_time import TrainingData
+from estimator.vocabulary import MAX_CONTEXT
 from estimator.workload import Workload
 
 from .. import answers
@@ -58,7 +62,36 @@ def parse_share(field: str, text: str) -> float:
         raise EstimatorError("not_a_number", field=field, value=text[:30]) from None
 
 
-def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
+MAX_EXAMPLES = 10**12
+MAX_EPOCHS = 1000.0
+
+
+def _count(field: str, text: str | None, high: int) -> int | None:
+    if text is None:
+        return None
+    value = parse_int(field, text, binary=False)
+    if not 1 <= value <= high:
+        raise EstimatorError("out_of_range", field=field, value=text[:30], low=1, high=high)
+    return value
+
+
+def training_data(args: argparse.Namespace) -> TrainingData | None:
+    """--examples x --example-tokens x --epochs, when given."""
+    examples = _count("examples", args.examples, MAX_EXAMPLES)
+    per = _count("example_tokens", args.example_tokens, MAX_CONTEXT)
+    if examples is None and per is None:
+        return None
+    if examples is None or per is None:
+        raise EstimatorError("data_needs_both")
+    epochs = 1.0 if args.epochs is None else parse_share("epochs", args.epochs)
+    if not 0.01 <= epochs <= MAX_EPOCHS:
+        raise EstimatorError(
+            "out_of_range", field="epochs", value=args.epochs[:30], low=0.01, high=MAX_EPOCHS
+        )
+    return TrainingData(examples, per, epochs)
+
+
+def build(args: argparse.Namespace) -> tuple[Workload, Machine | None, tuple[Note, ...]]:
     choice = resolve_model(args.model)
     gpus = parse_int("gpus", args.gpus)
     if not 1 <= gpus <= 4096:
@@ -97,6 +130,26 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
         gpu_memory_utilization=None
         if args.gpu_memory_utilization is None
         else parse_share("gpu_memory_utilization", args.gpu_memory_utilization),
+        distributed=args.distributed,
+        offload_device=args.offload_device,
+        liger=args.liger,
+        compile=args.compile,
+        chunked_loss=args.chunked_loss,
+        optimizer_in_backward=args.optimizer_in_backward,
+        activation_offload=args.activation_offload,
+        mixed_precision=args.mixed_precision,
+        grad_accumulation=_count("grad_accumulation", args.grad_accumulation, 100_000),
+        objective=args.objective,
+        reference_model=args.reference_model,
+        group_size=_count("group_size", args.group_size, 100_000),
+        generation_length=_count("generation_length", args.generation_length, MAX_CONTEXT),
+        rollout_engine=args.rollout_engine,
+        rollout_memory_utilization=None
+        if args.rollout_memory_utilization is None
+        else parse_share("rollout_memory_utilization", args.rollout_memory_utilization),
+        reward_model=None
+        if args.reward_model is None
+        else resolve_model(args.reward_model).architecture,
     )
     return workload, machine, choice.notes
 
@@ -104,9 +157,15 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
 def answer(args: argparse.Namespace) -> answers.WorkloadAnswer:
     """The workload the flags describe, answered (`estimate` and the MCP server's tools)."""
     workload, machine, model_notes = build(args)
-    tokens = None if args.tokens is None else parse_int("tokens", args.tokens, binary=False)
-    if tokens is not None and not 1 <= tokens <= 10**15:
-        raise EstimatorError("out_of_range", field="tokens", value=args.tokens, low=1, high=10**15)
+    tokens: int | TrainingData | None = training_data(args)
+    if args.tokens is not None:
+        if tokens is not None:
+            raise EstimatorError("tokens_or_data")
+        tokens = parse_int("tokens", args.tokens, binary=False)
+        if not 1 <= tokens <= 10**15:
+            raise EstimatorError(
+                "out_of_range", field="tokens", value=args.tokens, low=1, high=10**15
+            )
     price = None if args.kwh_price is None else parse_share("kwh_price", args.kwh_price)
     if price is not None and not 0 <= price <= 100:
         raise EstimatorError(

@@ -14,7 +14,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from estimator.vocabulary import Method, Task
+from estimator.vocabulary import Distributed, Method, Objective, Task
 
 Language = Literal["en", "nl"]
 FitQuestion = Literal["context", "concurrency", "precision", "model", "gpu", "gpus", "cloud"]
@@ -67,14 +67,14 @@ class EstimateRequest(BaseModel):
     engine: str | None = Field(
         None,
         description="inference: transformers, vllm, llama.cpp, ollama; training: "
-        "transformers, deepspeed, torchtune",
+        "transformers, unsloth, torchtune, axolotl, llama-factory, deepspeed, fsdp",
     )
     optimizer: str | None = Field(
         None, description="adamw, paged_adamw, adamw_8bit, paged_adamw_8bit, sgd, adafactor"
     )
     lora_rank: int | None = Field(None, ge=1, description="LoRA rank (default 16)")
-    lora_targets: Literal["all", "attention"] | None = Field(
-        None, description="LoRA on all linear layers (default) or attention only"
+    lora_targets: Literal["all", "attention", "mlp"] | None = Field(
+        None, description="LoRA on all linear layers (default), attention or MLP only"
     )
     lora_train_embeddings: bool | None = Field(
         None, description="also train the embeddings and lm_head"
@@ -93,6 +93,43 @@ class EstimateRequest(BaseModel):
     gpu_memory_utilization: float | None = Field(
         None, description="vLLM's share of GPU memory (default 0.9)"
     )
+    distributed: Distributed | None = Field(
+        None,
+        description="training's data-parallel backend (default: ZeRO-3 for a full fine-tune "
+        "on several GPUs, else DDP)",
+    )
+    offload_device: Literal["cpu", "nvme"] | None = Field(
+        None, description="where offload goes (nvme: DeepSpeed ZeRO-Infinity)"
+    )
+    liger: bool | None = Field(None, description="Liger kernels (fused linear cross-entropy)")
+    compile: bool | None = Field(None, description="torch.compile")
+    chunked_loss: bool | None = Field(None, description="torchtune's chunked cross-entropy")
+    optimizer_in_backward: bool | None = Field(
+        None, description="torchtune: optimizer step fused into the backward pass"
+    )
+    activation_offload: bool | None = Field(
+        None, description="activations (checkpoints) offloaded to CPU RAM"
+    )
+    mixed_precision: bool | None = Field(
+        None, description="fp32 master weights and optimizer states (false: pure bf16)"
+    )
+    grad_accumulation: int | None = Field(None, ge=1, description="gradient accumulation steps")
+    objective: Objective | None = Field(None, description="training objective (default sft)")
+    reference_model: bool | None = Field(
+        None, description="load a frozen reference model (DPO, KTO, RLOO, PPO)"
+    )
+    group_size: int | None = Field(None, ge=1, description="completions per prompt (GRPO)")
+    generation_length: int | None = Field(None, ge=1, description="completion tokens (GRPO)")
+    rollout_engine: Literal["transformers", "vllm"] | None = Field(
+        None, description="where online RL's generations come from (vllm: colocated)"
+    )
+    rollout_memory_utilization: float | None = Field(
+        None, description="a colocated vLLM's share of each GPU (default 0.3)"
+    )
+    reward_model: str | None = Field(None, description="a separate reward (and PPO value) model")
+    examples: int | None = Field(None, ge=1, description="training examples, for time and cost")
+    example_tokens: int | None = Field(None, ge=1, description="tokens per training example")
+    epochs: float | None = Field(None, gt=0, description="passes over the examples (default 1)")
     tokens: int | str | None = Field(
         None, description="training tokens, e.g. 20000000 or '20M' (default one million)"
     )

@@ -25,6 +25,7 @@ from .recommendations import texts
 def answer(est: Estimate, lang: str) -> AnswerOut:
     i = est.inputs
     verdict_text = notes.t(f"verdict.{est.verdict}", lang)
+    fullest = max(est.devices, key=lambda d: d.components.total)
     return AnswerOut(
         status="answered",
         inputs=InputsOut(
@@ -50,6 +51,8 @@ def answer(est: Estimate, lang: str) -> AnswerOut:
             zero=i.zero,
             offload=i.offload,
             assumed=[notes.assumption(n, lang) for n in est.assumptions],
+            objective=i.objective,
+            parallelism=i.parallelism,
         ),
         memory=MemoryOut(
             total_bytes=est.total_bytes,
@@ -62,6 +65,9 @@ def answer(est: Estimate, lang: str) -> AnswerOut:
                     capacity_bytes=d.capacity_bytes,
                     usable_bytes=d.usable_bytes,
                     components=d.components.as_dict(),
+                    allocated_peak_bytes=d.allocated_bytes,
+                    reserved_peak_bytes=d.reserved_bytes,
+                    device_total_bytes=d.device_total_bytes,
                 )
                 for d in est.devices
             ],
@@ -71,8 +77,12 @@ def answer(est: Estimate, lang: str) -> AnswerOut:
                 ram_bytes=est.offload.ram_bytes,
                 gpu_layers=est.offload.gpu_layers,
                 total_layers=est.offload.total_layers,
+                disk_bytes=est.offload.disk_bytes,
                 expert_layers=est.offload.expert_layers,
             ),
+            allocated_peak_bytes=fullest.allocated_bytes,
+            reserved_peak_bytes=fullest.reserved_bytes,
+            device_total_bytes=fullest.device_total_bytes,
         ),
         verdict=est.verdict,
         steps=[

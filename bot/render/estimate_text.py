@@ -44,6 +44,9 @@ def render(est: Estimate, lang: str) -> str:
     lines.append(row)
     if fullest.usable_bytes is not None:
         lines.append(f"{t('table.usable', lang):<22}{numbers.size(fullest.usable_bytes, lang):>12}")
+    if fullest.device_total_bytes is not None and i.machine_kind == "gpu":
+        shown = numbers.size(fullest.device_total_bytes, lang)
+        lines.append(f"{t('table.nvidia_smi', lang):<22}{shown:>12}")
     if est.offload is not None and est.offload.ram_bytes:
         text = t("table.offload", lang, ram_bytes=numbers.size(est.offload.ram_bytes, lang))
         if est.offload.gpu_layers is not None:

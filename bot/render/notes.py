@@ -25,7 +25,22 @@ _SIZES = {
     "logits",
     "logits_bytes",
     "ram_bytes",
+    "disk_bytes",
     "kv",
+    "kept",
+    "recompute",
+    "loss",
+    "activations",
+    "buffers",
+    "frozen",
+    "reference",
+    "reward",
+    "value",
+    "gathered",
+    "needs",
+    "allocated",
+    "reserved",
+    "device_total",
 }
 _PER_TOKEN = {"per_token_bytes", "checkpoint_per_token", "layer_per_token"}
 _COUNTS = {"params", "trainable_params", "adapter_params", "vision_params"}
@@ -54,6 +69,11 @@ _INTEGERS = {
     "batched_tokens",
     "max_seqs",
     "window",
+    "counted",
+    "tokens_per_example",
+    "group",
+    "generation",
+    "prompt",
     "exact_params",
     "image_tokens",
     "state_elements",
@@ -68,6 +88,8 @@ def _value(name: str, value: Any, lang: str) -> str:
         return "" if value is None else str(value)
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ""
     if name in _SIZES:
         return numbers.size(value, lang)
     if name in _PER_TOKEN:
@@ -102,7 +124,21 @@ def _variant(note: Note) -> str:
             else "training_states.adapters"
         )
     if note.key == "training_activations":
+        if p["offload"]:
+            return "training_activations.offload"
         return "training_activations." + ("checkpointing" if p["checkpointing"] else "plain")
+    if note.key in ("training_loss", "training_peak"):
+        return f"{note.key}.{p['kind' if note.key == 'training_loss' else 'phase']}"
+    if note.key == "fsdp_shard":
+        return "fsdp_shard." + (
+            "grad_op" if p["stage"] == 2 else "hybrid" if p["hybrid"] else "full"
+        )
+    if note.key == "cpu_offload_training" and p["device"] == "nvme":
+        return "cpu_offload_training.nvme"
+    if note.key == "interconnect":
+        return f"interconnect.{p['link']}"
+    if note.key == "vllm_rollout" and p["short"]:
+        return "vllm_rollout.short"
     return note.key
 
 

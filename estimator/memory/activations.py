@@ -1,15 +1,14 @@
 """Activation memory: the prefill peak of inference and what training keeps for the backward pass.
 
-Per token and layer, in 16-bit, a decoder layer produces: the residual stream and its normalised
-copy before attention and before the MLP (4h), queries/keys/values and the attention output
-(attention width), and in a gated MLP the gate, up and activated products (3 x MLP width). For a
-GPT-style 4h MLP with dropout masks this is Korthikanti et al. 2022's 34·h bytes (arXiv:2205.05198,
-Table 2; Megatron-LM theoretical_memory_usage.py uses 18 + 4·ffn/h); flash/SDPA attention keeps no
-s x s score matrix, which removes their 5·a·s/h term.
+What training keeps is counted tensor by tensor in layer_saved_per_token, after Korthikanti et al.
+2022 (arXiv:2205.05198, Table 2: 34·h bytes per token and layer for a GPT layer with dropout
+masks); flash/SDPA attention keeps no s x s score matrix, which removes their 5·a·s/h term.
 """
 
 from __future__ import annotations
 
+from ..frameworks.kernels import EAGER
+from ..frameworks.profile import Kernels
 from ..models.types import Architecture
 
 ACT_BYTES = 2  # bf16/fp16 activations
@@ -24,10 +23,36 @@ def attention_width(arch: Architecture) -> int:
     return 2 * arch.q_width + 2 * arch.kv_width
 
 
-def layer_saved_per_token(arch: Architecture) -> int:
-    """Bytes one layer keeps per token for the backward pass (nothing recomputed)."""
+def layer_saved_per_token(
+    arch: Architecture,
+    kernels: Kernels = EAGER,
+    *,
+    attention_trained: bool = True,
+    mlp_trained: bool = True,
+    norms_trained: bool = True,
+    adapters: bool = False,
+) -> int:
+    """Bytes one decoder layer keeps per token for the backward pass (nothing recomputed).
+
+    Always kept, because gradients flow through them to earlier layers: both norms' saved inputs
+    (kernels.norm_bytes per hidden unit each, more when their scales train), q, k, v after RoPE
+    and the attention output, and
+    the gated activation's MLP-width tensors. A linear layer keeps its input only when its weight
+    (full fine-tuning) or its LoRA adapter needs a gradient: the normalised hidden state before
+    q/k/v and before gate/up (2h each), the product before down_proj (MLP width). Under
+    torch.compile the partitioner keeps kernels.compile_share of that.
+    """
     h = arch.hidden_size
-    return ACT_BYTES * (4 * h + attention_width(arch) + 3 * arch.mlp_active_width)
+    m = arch.mlp_active_width
+    norm = kernels.norm_bytes + (kernels.norm_weight_bytes if norms_trained else 0)
+    kept = 2 * norm * h + ACT_BYTES * attention_width(arch)
+    kept += ACT_BYTES * kernels.mlp_tensors * m
+    if attention_trained:
+        kept += ACT_BYTES * h
+    if mlp_trained:
+        recomputed = adapters and kernels.lora_mlp_recomputes
+        kept += ACT_BYTES * (h if recomputed else h + m)
+    return round(kept * kernels.compile_share)
 
 
 def layer_peak_per_token(arch: Architecture) -> int:
@@ -46,28 +71,3 @@ def eager_scores_per_token(arch: Architecture, sequence: int) -> int:
 def checkpoint_per_token(arch: Architecture) -> int:
     """Bytes per token that full activation checkpointing keeps for every layer: its input."""
     return ACT_BYTES * arch.hidden_size
-
-
-def training_activations(
-    arch: Architecture,
-    tokens: int,
-    *,
-    checkpointing: bool,
-    logit_bytes: int,
-    sequence: int,
-    flash_attention: bool = True,
-) -> tuple[int, int]:
-    """(layer activations, logits) in bytes for `tokens` tokens (sequences of `sequence`) on one
-    device.
-
-    With checkpointing every layer keeps its input and one layer at a time is recomputed;
-    without, every layer keeps everything. The logits and their gradient come on top.
-    """
-    layer = layer_saved_per_token(arch)
-    if not flash_attention:
-        layer += eager_scores_per_token(arch, sequence)
-    if checkpointing:
-        layers = arch.num_layers * checkpoint_per_token(arch) + layer
-    else:
-        layers = arch.num_layers * layer
-    return layers * tokens, logit_bytes * arch.vocab_size * tokens

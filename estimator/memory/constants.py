@@ -61,12 +61,5 @@ LLAMACPP_UBATCH = 512
 LLAMACPP_CTX_PAD = 256
 
 # --- training -----------------------------------------------------------------------------------
-# Cross-entropy over the vocabulary in HF transformers: bf16 logits (2), their fp32 copy (4), the
-# fp32 gradient of log-softmax (4) and the bf16 gradient (2) = 12 bytes per vocab entry per token.
-# The slope of the Qwen LoRA rows between 256 and 8192 tokens (GT019-GT020, GT024-GT026) is 12.0.
-HF_LOGIT_BYTES = 12
-# torchtune CEWithChunkedOutputLoss (num_output_chunks 8): bf16 logits and their bf16 gradient for
-# every token, fp32 log-softmax and its gradient for one chunk of 8 at a time: 2 + 2 + 8/8 = 5.
-TORCHTUNE_LOGIT_BYTES = 5
 # Layers that `freeze` fine-tuning trains (LLaMA-Factory freeze_trainable_layers default: 2).
 FREEZE_TRAINABLE_LAYERS = 2

@@ -70,6 +70,8 @@ def test_json_contract_keys(capsys):
         "optimizer_states",
         "master_weights",
         "adapters",
+        "frozen_models",
+        "rollout",
         "overhead",
     }
     assert all(isinstance(v, int) for v in components.values())

@@ -1,20 +1,41 @@
-"""Every usable published measurement, within the tolerance of its kind (the targets of each kind)."""
+"""Every usable published measurement, within the tolerance of its kind, compared with what its
+source measured; the per-framework table and the rules of thumb beside it."""
 
+import csv
 import statistics
+from importlib import resources
 
 import pytest
 
 from estimator.calibration.architectures import CONFIGS
-from estimator.calibration.compare import measurements, run, summarise
-from estimator.calibration.rows import INFO, MEDIAN_TARGET, ROWS
+from estimator.calibration.compare import (
+    FILES,
+    Result,
+    all_rows,
+    groups,
+    measurements,
+    p90,
+    rule_of_thumb,
+    run,
+    summarise,
+)
+from estimator.calibration.rows import INFO, MEDIAN_TARGET, TRAINING
 from estimator.models import config_json
 
 RESULTS = run()
 
 
-def test_every_row_of_the_file_is_mapped():
-    assert len(measurements()) == 94
-    assert {r.id for r in ROWS} == set(measurements())
+def _file_rows(name: str) -> int:
+    text = resources.files("estimator.calibration").joinpath(name).read_text()
+    return len(list(csv.DictReader(text.splitlines())))
+
+
+def test_every_row_of_the_files_is_mapped():
+    assert [_file_rows(name) for name in FILES] == [94, 67]
+    assert len(measurements()) == 94 + 67
+    ids = [r.id for r in all_rows()]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == set(measurements())
 
 
 @pytest.mark.parametrize("result", [r for r in RESULTS if r.kind != INFO], ids=lambda r: r.id)
@@ -32,6 +53,38 @@ def test_summary_counts_every_result():
     assert sum(s.rows for s in summarise(RESULTS)) == len(RESULTS)
 
 
+def test_p90_interpolates_between_ranks():
+    # Ranks 0..9 of ten values: 0.9 x 9 = 8.1, so a tenth of the way from the 9th to the 10th.
+    assert p90([float(v) for v in range(1, 11)]) == pytest.approx(9.1)
+    assert p90([0.3]) == 0.3
+
+
+def test_groups_are_per_framework_and_method():
+    made = groups(RESULTS)
+    training = [r for r in RESULTS if r.kind == TRAINING]
+    assert sum(g.rows for g in made) == len(training)
+    tt = next(g for g in made if (g.framework, g.method) == ("torchtune", "full"))
+    mine = [abs(r.error) for r in training if (r.framework, r.method) == ("torchtune", "full")]
+    assert tt.median == statistics.median(mine) and tt.target
+
+
+def test_rules_of_thumb_by_hand(arch):
+    """16 bytes per parameter for a full fine-tune, the weights x 1.2 for LoRA / QLoRA."""
+    rows = {r.id: r for r in all_rows()}
+    p = arch("llama 3.1 8b").params
+    assert rule_of_thumb(rows["GT082"]) == 16 * p
+    assert rule_of_thumb(rows["GT084"]) == round(1.2 * 2 * p)
+    assert rule_of_thumb(rows["GT086"]) == round(1.2 * 0.5 * p)
+    assert rule_of_thumb(rows["GT121"]) is None
+
+
+def test_results_say_what_the_source_measured():
+    by_id: dict[str, Result] = {r.id: r for r in RESULTS}
+    assert by_id["NG001"].measures == "reserved"  # torch.cuda.memory_reserved
+    assert by_id["NG013"].measures == "allocated"  # torchtune's active peak
+    assert by_id["LF001"].measures == "nvidia-smi"
+
+
 @pytest.mark.parametrize(
     ("name", "stated_b"),
     [
@@ -42,6 +95,8 @@ def test_summary_counts_every_result():
         ("LLaMA-13B", 13.02),
         ("LLaMA-33B", 32.53),
         ("GPT-2-10B", 10.27),
+        ("OpenLLaMA-3B-v2", 3.43),
+        ("Llama-2-7B-long", 6.74),
     ],
 )
 def test_calibration_architectures_reproduce_stated_sizes(name, stated_b):
