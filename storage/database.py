@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import NoReturn
 
+from sqlalchemy import text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
@@ -20,6 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionm
 from .engine import make_engine, sqlite_begin
 from .errors import StorageError
 from .settings import StorageSettings, database_url
+
+_PING = text("SELECT 1")
 
 
 class Database:
@@ -58,6 +61,10 @@ class Database:
         engine = self._write_engine if write else self._read_engine
         async with guard(self.url), engine.begin() as connection:
             yield connection
+
+    async def ping(self) -> None:
+        async with self.connection(write=False) as connection:
+            await connection.execute(_PING)
 
     async def close(self) -> None:
         await self.engine.dispose()

@@ -137,7 +137,10 @@ class Conversation:
         msg = parse(message.text)
         profile = profile_draft(c.profile.hardware) if c.profile else None
         turn = step(c.state, msg, message.text, profile)
-        lang = language(msg.language or c.lang)
+        return await self._answer_turn(message, c, turn, language(msg.language or c.lang))
+
+    async def _answer_turn(self, message: Incoming, c: _Context, turn: Turn, lang: str) -> Reply:
+        """The reply to the turn `message` made; its state and question stored."""
         if turn.reset:
             await self.storage.conversations.clear(c.chat.id, c.user.id)
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
@@ -166,6 +169,30 @@ class Conversation:
                 ),
             )
         return reply
+
+    async def shared(self, message: Incoming, inputs: dict[str, Any]) -> Reply:
+        """The answer to a question someone shared (`inputs`: the question as it was answered,
+        `message.text` its words), for the reader of `message`, in their chat: stored as their
+        question, so that the buttons under it refine it for them."""
+        c = await self._context(message)
+        try:
+            draft = Draft.model_validate(inputs)
+        except ValidationError:
+            return Reply(status="error", language=c.lang, text=t("reply.shared_unreadable", c.lang))
+        turn = step(State(language=c.state.language), draft, message.text)
+        with self._for_reader(c.prefs):
+            reply = await self._answer_turn(message, c, turn, language(draft.language or c.lang))
+        return reply.model_copy(update={"units": c.prefs.units, "charts": c.prefs.charts})
+
+    async def preview(self, text: str, lang: str | None = None) -> Reply:
+        """The answer to `text` on its own, stored nowhere and without anyone's saved
+        hardware: what an inline answer shows in a chat where others read it."""
+        msg = parse(text)
+        turn = step(State(), msg, text)
+        reader = language(msg.language or lang)
+        prefs = Preferences()
+        with self._for_reader(prefs):
+            return await _off_loop(turn.state.draft.model, self._reply, turn, None, prefs, reader)
 
     async def who_can(self, message: Incoming) -> Reply:
         """Which of the team's machines can run the question in `message`."""
