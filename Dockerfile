@@ -11,7 +11,9 @@
 # venv onto the same slim base (same /usr/local/bin/python3.12 the venv points to), without
 # compilers.
 
-ARG PYTHON_IMAGE=python:3.12-slim
+# Pinned to a patch release, so that a rebuild months later gets the same Python and Debian;
+# bump it deliberately (docker-compose.yml pins postgres and nginx the same way).
+ARG PYTHON_IMAGE=python:3.12.12-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS builder
 RUN apt-get update \
@@ -24,7 +26,7 @@ RUN python -m venv /opt/venv
 WORKDIR /src
 # Dependencies first, read from pyproject.toml, so that a code change does not recompile
 # durable-rules: this layer is rebuilt only when pyproject.toml changes.
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
     && pip install -r /tmp/requirements.txt
 COPY estimator ./estimator

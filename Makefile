@@ -1,27 +1,38 @@
 # Two entry points for a newcomer: `make run` and `make test`. Both create (or reuse) .venv.
-PYTHON ?= $(shell for p in python3.12 python3.11 python3; do \
-	command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] < (3, 13))' && { echo $$p; break; }; \
-	done)
+# The first Python 3.11 or 3.12 on PATH (durable-rules does not import on 3.13); a name that
+# is on PATH but cannot run (a pyenv shim of a version not selected) is skipped quietly.
+ifndef PYTHON
+PYTHON := $(shell for p in python3.12 python3.11 python3; do \
+	$$p -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] < (3, 13))' >/dev/null 2>&1 \
+	&& { echo $$p; break; }; done)
+endif
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+INSTALL_LOG := $(VENV)/install.log
 
 .PHONY: run test lint bench calibrate
 
+# pip's and the build backend's chatter goes to .venv/install.log; it is shown only on failure.
 $(STAMP): pyproject.toml
-	@test -n "$(PYTHON)" || { echo "Python 3.11 or 3.12 is needed (durable-rules does not import on 3.13)"; exit 2; }
+	@test -n "$(PYTHON)" || { echo "Python 3.11 or 3.12 is needed (durable-rules does not import on 3.13); or use docker compose (README)"; exit 2; }
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@echo "Installing llm-sizer and its dependencies into $(VENV) (durable-rules compiles C: a minute the first time)..."
+	@{ $(BIN)/python -m pip install --quiet --upgrade pip \
+	  && $(BIN)/python -m pip install --quiet -e '.[dev]'; } >$(INSTALL_LOG) 2>&1 \
+	  || { tail -n 40 $(INSTALL_LOG); echo "pip install failed; the whole log is $(INSTALL_LOG)"; exit 1; }
 	@touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/llm-sizer chat
+	@$(BIN)/llm-sizer chat
 
+# -rs lists every skipped test with its reason at the end (PostgreSQL tests skip unless
+# LLM_SIZER_TEST_POSTGRES_URL is set; the compose check skips without Docker Compose).
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -rs
 
 calibrate: $(STAMP)
 	$(BIN)/llm-sizer calibrate

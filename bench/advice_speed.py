@@ -1,7 +1,7 @@
 """Benchmark: advice for one workload (alternatives included), and memory over 100,000 rule
 evaluations.
 
-Targets (issue 4): p50 under 5 ms and p99 under 20 ms per workload; under 5 MB of memory growth
+Targets: p50 under 5 ms and p99 under 20 ms per workload; under 5 MB of memory growth
 over 100,000 evaluations. Prints the figures and writes bench/results/advice_speed.json.
 """
 

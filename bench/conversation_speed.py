@@ -1,7 +1,7 @@
 """Benchmark: one message through parse + dialogue + estimate + rules + text rendering, in
 process; and `llm-sizer ask ... --json` from a cold start.
 
-Targets (issue 6): p50 under 10 ms and p99 under 30 ms per message; the cold `ask` under 0.8 s.
+Targets: p50 under 10 ms and p99 under 30 ms per message; the cold `ask` under 0.8 s.
 Messages are the phrasing tables of tests/bot/conversation (144 questions, English and Dutch),
 each answered with the estimator's caches cleared, so no answer comes from an earlier one.
 Prints the figures and writes bench/results/conversation_speed.json.

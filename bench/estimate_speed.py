@@ -1,6 +1,6 @@
 """Benchmark: one estimate in-process, and a cold `llm-sizer estimate --json` process.
 
-Targets (issue 2): an estimate computes in under 1 ms; the cold CLI call finishes in under 0.5 s.
+Targets: an estimate computes in under 1 ms; the cold CLI call finishes in under 0.5 s.
 Prints the figures and writes bench/results/estimate_speed.json. Run: make bench.
 """
 

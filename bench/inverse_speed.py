@@ -1,6 +1,6 @@
 """Benchmark: each inverse question in-process, and a cold `estimate` with speed and cost.
 
-Targets (issue 3): every inverse search under 20 ms; `llm-sizer estimate` with speed and cost
+Targets: every inverse search under 20 ms; `llm-sizer estimate` with speed and cost
 under 0.5 s as a cold CLI call. Prints the figures and writes bench/results/inverse_speed.json.
 """
 

@@ -1,7 +1,7 @@
 """Benchmark: "save a query" and "read the default profile" through the repositories, and what
 one chat message costs: reading its context and saving its state and question (storage.turns).
 
-Targets (issue 5): p50 under 2 ms on SQLite, under 5 ms on PostgreSQL. SQLite runs on a
+Targets: p50 under 2 ms on SQLite, under 5 ms on PostgreSQL. SQLite runs on a
 temporary file; PostgreSQL on a temporary database on the server of LLM_SIZER_TEST_POSTGRES_URL,
 when that is set. Prints the figures and writes bench/results/storage_speed.json.
 Run: .venv/bin/python bench/storage_speed.py

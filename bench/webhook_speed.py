@@ -2,7 +2,7 @@
 database is made and dropped), charts off, 5,000 updates from 200 chats, every tenth delivered
 twice to a random replica. Each chat's updates are posted one after another, 32 chats at once.
 
-Target (issue 8): at least 150 answered questions per second together; zero duplicates and
+Target: at least 150 answered questions per second together; zero duplicates and
 zero losses. Each replica is its own `llm-sizer bot --webhook` process, as deployed; the fake
 Bot API and the sender share this process. All of them and PostgreSQL share this machine's
 cores. Prints the figures and writes bench/results/webhook_speed.json.

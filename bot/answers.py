@@ -6,12 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from estimator.cost import DEFAULT_KWH_PRICE_USD
+from estimator.curve import context_curve
 from estimator.hardware.types import Machine
 from estimator.report import Report, report
 from estimator.result import Estimate, Note
 from estimator.workload import Workload
-from rules import Advice, advise
+from rules import Advice, Situation, advise
 
+from .conversation.reply import Drawing
 from .render import estimate_json, estimate_text, report_json, report_text
 from .schemas import AnswerOut
 
@@ -21,6 +23,8 @@ class WorkloadAnswer:
     report: Report
     advice: Advice
     estimate: Estimate  # the report's estimate with all notes and the speed and time steps
+    workload: Workload
+    machine: Machine | None
 
 
 def answer(
@@ -30,10 +34,11 @@ def answer(
     *,
     tokens: int | None = None,
     kwh_price: float | None = None,
+    situation: Situation | None = None,
 ) -> WorkloadAnswer:
     price = DEFAULT_KWH_PRICE_USD if kwh_price is None else kwh_price
     rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
-    advice = advise(workload, machine)
+    advice = advise(workload, machine, situation)
     all_notes = (
         list(notes)
         + list(rep.estimate.assumptions)
@@ -49,7 +54,14 @@ def answer(
     est = replace(
         rep.estimate, assumptions=tuple(all_notes), steps=rep.estimate.steps + speed_steps
     )
-    return WorkloadAnswer(rep, advice, est)
+    return WorkloadAnswer(rep, advice, est, workload, machine)
+
+
+def drawing(ans: WorkloadAnswer) -> Drawing:
+    """What the answer's chart draws: its estimate and, for inference, memory against context."""
+    inference = ans.workload.task == "inference"
+    curve = context_curve(ans.workload, ans.machine) if inference else None
+    return Drawing(ans.estimate, curve)
 
 
 def as_json(ans: WorkloadAnswer, lang: str) -> AnswerOut:

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__
-from .commands import ask, bot, chat, data, history, profile
+from .commands import ask, bot, chat, data, history, mcp, profile
+from .i18n import LANGUAGES, language, t
 
 # Commands that print their answer and end; nothing of theirs runs at interpreter exit.
 ONE_SHOT = frozenset({"ask", "estimate", "fit"})
@@ -123,6 +124,7 @@ def parser() -> argparse.ArgumentParser:
     history.register(sub)
     data.register(sub)
     bot.register(sub)
+    mcp.register(sub)
     cal = sub.add_parser("calibrate", help="compare the estimator with published measurements")
     cal.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     cal.add_argument("--lang", help="en or nl")
@@ -152,6 +154,8 @@ def _main(argv: Sequence[str] | None) -> tuple[int, str | None]:
     try:
         args = parser().parse_args(argv)
         command = args.command
+        if not _known_language(args):
+            return 2, command
         return _dispatch(args), command
     except BrokenPipeError:
         # The reader went away (`| head`): stop quietly, as other command line tools do.
@@ -159,6 +163,16 @@ def _main(argv: Sequence[str] | None) -> tuple[int, str | None]:
         return 0, command
     except KeyboardInterrupt:
         return 130, command
+
+
+def _known_language(args: argparse.Namespace) -> bool:
+    """Whether --lang, where given, names a language of the catalogs; says so when not."""
+    requested = getattr(args, "lang", None)
+    if requested is None or requested.strip().lower() in LANGUAGES:
+        return True
+    message = t("error.unknown_lang", language(None), value=requested.strip()[:20])
+    print(f"error: {message}", file=sys.stderr)
+    return False
 
 
 def _dispatch(args: argparse.Namespace) -> int:

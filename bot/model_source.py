@@ -54,7 +54,10 @@ def resolve_model(text: str, *, hub: bool = True, files: bool = True) -> lookup.
     if isinstance(text, str) and text and files and (_written_as_path(text) or Path(text).exists()):
         path = Path(text).expanduser()
         raw = read_config(path)
-        name = str(raw.get("_name_or_path") or path.resolve().parent.name or path.stem)
+        # A folder names the model (models/Qwen2.5-7B holds config.json), as does the folder a
+        # config.json file is in.
+        folder = path if path.is_dir() else path.resolve().parent
+        name = str(raw.get("_name_or_path") or folder.resolve().name or path.stem)
         arch = config_json.from_dict(raw, name.rsplit("/", 1)[-1])
         return lookup.ModelChoice(arch, (Note("config_model", {"path": str(path)}),))
     choice = lookup.find(text)

@@ -1,4 +1,4 @@
-"""The JSON contract of DESIGN.md (`--json`), as pydantic models. Keys are stable; new ones may
+"""The JSON contract of `--json` (documented in the README), as pydantic models. Keys are stable; new ones may
 be added, none removed."""
 
 from __future__ import annotations
@@ -124,3 +124,13 @@ class AnswerOut(BaseModel):
     recommendations: list[RecommendationOut]
     speed: SpeedOut | None = None
     cost: CostOut | None = None
+
+
+class FitOut(BaseModel):
+    """`llm-sizer fit QUESTION --json`: the answer to an inverse question, with the estimate
+    at that answer (None when nothing fits)."""
+
+    question: str
+    answer: str | int | None
+    answer_text: str
+    estimate: AnswerOut | None

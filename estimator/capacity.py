@@ -1,4 +1,9 @@
-"""How much of a device's memory a workload may use, and the verdict against it."""
+"""How much of a device's memory a workload may use, and the verdict against it.
+
+The engines (estimator/engines/) decide which rule applies to them: a GPU less the CUDA context
+and the desktop's share, optionally after an engine's own utilisation cap; Apple's GPU
+working-set limit; a CPU machine's RAM less what the operating system keeps.
+"""
 
 from __future__ import annotations
 
@@ -8,27 +13,28 @@ from .result import Note
 from .vocabulary import GIB
 
 
-def usable_bytes(
-    machine: Machine, engine: str, utilization: float, index: int
-) -> tuple[int, list[Note]]:
-    """Usable bytes of device `index` and the assumptions behind them."""
-    notes: list[Note] = []
+def host_usable(machine: Machine) -> tuple[int, list[Note]]:
+    """Usable unified memory of an Apple machine, or RAM of a CPU-only one."""
     if machine.kind == "apple":
         small = machine.device_bytes <= k.APPLE_SMALL_LIMIT_GB * GIB
         fraction = k.APPLE_SMALL_FRACTION if small else k.APPLE_LARGE_FRACTION
-        notes.append(Note("apple_working_set", {"fraction": fraction}))
-        return round(machine.device_bytes * fraction), notes
-    if machine.kind == "cpu":
-        notes.append(Note("os_reserve", {"bytes": k.OS_RESERVE_BYTES}))
-        return max(0, machine.device_bytes - k.OS_RESERVE_BYTES), notes
-    usable = machine.device_bytes
-    if engine == "vllm":
-        usable = int(usable * utilization)
-        notes.append(Note("vllm_utilization", {"utilization": utilization}))
-    usable -= k.CUDA_CONTEXT_BYTES
+        return round(machine.device_bytes * fraction), [
+            Note("apple_working_set", {"fraction": fraction})
+        ]
+    return max(0, machine.device_bytes - k.OS_RESERVE_BYTES), [
+        Note("os_reserve", {"bytes": k.OS_RESERVE_BYTES})
+    ]
+
+
+def gpu_usable(machine: Machine, index: int, capacity: int) -> tuple[int, list[Note]]:
+    """`capacity` bytes of GPU `index` less the CUDA context and, on the first GPU of a desktop
+    card, the display's share."""
+    notes: list[Note] = []
+    usable = capacity - k.CUDA_CONTEXT_BYTES
     if index == 0:
         notes.append(Note("cuda_context", {"bytes": k.CUDA_CONTEXT_BYTES}))
-    if index == 0 and machine.gpu is not None and machine.gpu.drives_display:
+    card = machine.cards[index] if machine.cards else machine.gpu
+    if index == 0 and card is not None and card.drives_display:
         usable -= k.DISPLAY_SHARE_BYTES
         notes.append(Note("display_share", {"bytes": k.DISPLAY_SHARE_BYTES}))
     return max(0, usable), notes

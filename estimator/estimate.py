@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .capacity import fit_verdict, ram_usable, usable_bytes
+from . import engines
+from .capacity import fit_verdict, gpu_usable, host_usable, ram_usable
 from .hardware.types import Machine
 from .memory import constants as k
-from .memory import inference, training_plan
+from .memory import training_plan
+from .memory.inference import InferencePlan
 from .memory.placement import gpu_layers_that_fit
 from .resolve import Resolved, resolve
 from .result import Components, Device, Estimate, Inputs, Note, Offload
@@ -42,6 +44,7 @@ def _inputs(r: Resolved, machine: Machine | None) -> Inputs:
         machine_kind=machine.kind if machine else None,
         gpu_count=machine.count if machine and machine.kind == "gpu" else (1 if machine else 0),
         device_memory_bytes=machine.device_bytes if machine else None,
+        gpu_memory_utilization=w.gpu_memory_utilization,
     )
 
 
@@ -54,8 +57,10 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     r = resolve(workload, machine)
     w = r.workload
     assumptions = list(r.assumptions)
-    if w.task == "inference":
-        iplan = inference.plan(r, machine)
+    engine = engines.get(w.engine or "") if w.task == "inference" else None
+    iplan = None
+    if engine is not None:
+        iplan = engine.memory_plan(r, machine)
         parts, steps, ram_needed = iplan.devices, list(iplan.steps), iplan.host_only
     else:
         tplan = training_plan.plan(r, machine)
@@ -68,15 +73,17 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
             Note("no_hardware", {"total": total.total, "per_device": max(c.total for c in parts)})
         )
         return Estimate(inputs, total, devices, "unknown", None, tuple(steps), tuple(assumptions))
-    # Only the first device differs (it carries the display and says what was assumed).
-    first, notes = usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, 0)
-    assumptions += notes
-    rest = (
-        usable_bytes(machine, w.engine or "", w.gpu_memory_utilization, 1)[0]
-        if len(parts) > 1
-        else first
-    )
-    usable = [first] + [rest] * (len(parts) - 1)
+    usable = []
+    for index in range(len(parts)):
+        if engine is not None:
+            free, notes = engine.usable_bytes(machine, w.gpu_memory_utilization, index)
+        elif machine.kind == "gpu":
+            free, notes = gpu_usable(machine, index, machine.device_capacities[index])
+        else:
+            free, notes = host_usable(machine)
+        usable.append(free)
+        if index == 0:
+            assumptions += notes
     label = machine.name
     devices = tuple(
         Device(f"{label} #{i}" if len(parts) > 1 else label, c, machine.device_bytes, u)
@@ -91,9 +98,9 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
             verdict = "does_not_fit"
         elif w.offload and verdict != "does_not_fit":
             verdict = "offload"
-    if verdict == "does_not_fit" and w.task == "inference":
+    if verdict == "does_not_fit" and engine is not None and iplan is not None:
         verdict, offload = _try_offload(
-            r, machine, parts, usable, iplan, ram, verdict, offload, assumptions
+            engine, machine, parts, usable, iplan, ram, verdict, offload, assumptions
         )
     steps.append(
         Note(
@@ -112,11 +119,11 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
 
 
 def _try_offload(
-    r: Resolved,
+    engine: engines.Engine,
     machine: Machine,
     parts: list[Components],
     usable: list[int],
-    iplan: inference.InferencePlan,
+    iplan: InferencePlan,
     ram: int | None,
     verdict: str,
     offload: Offload | None,
@@ -131,7 +138,7 @@ def _try_offload(
             assumptions.append(Note("apple_over_working_set", {}))
             return "offload", Offload(0)
         return verdict, offload
-    if machine.kind != "gpu" or r.workload.engine == "vllm" or not iplan.layer_bytes:
+    if machine.kind != "gpu" or not engine.offloads_layers or not iplan.layer_bytes:
         return verdict, offload
     if ram is None:
         assumptions.append(Note("ram_unknown", {}))

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from . import engines
+from .engines.vllm import tensor_parallel_sizes
 from .errors import EstimatorError
 from .estimate import estimate
 from .hardware.catalog import cloud_instances, find_gpu, gpus
@@ -20,14 +22,8 @@ from .result import Estimate
 from .vocabulary import FITTING, MAX_SEQUENCES
 from .workload import Workload
 
-# Best quality first, per engine (int8 before int4; GGUF by bits per weight).
-PRECISION_LADDER = {
-    "transformers": ("bf16", "fp8", "int8", "nf4"),
-    "vllm": ("bf16", "fp8", "gptq-int8", "awq"),
-    "llama.cpp": ("f16", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "iq4_xs", "q2_k"),
-    "deepspeed": ("bf16",),
-    "torchtune": ("bf16",),
-}
+# Training frameworks search only 16-bit weights; the inference engines state their ladders.
+TRAINING_LADDER = ("bf16",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,8 +60,8 @@ def _largest(low: int, high: int, fits: Callable[[int], Estimate | None]) -> Ans
 
 def context_unit(workload: Workload, machine: Machine | None) -> int:
     """Tokens one KV allocation unit holds for the engine: vLLM pages, llama.cpp cells."""
-    engine = resolve(workload, machine).workload.engine
-    return {"vllm": 16, "llama.cpp": 256}.get(engine or "", 1)
+    w = resolve(workload, machine).workload
+    return engines.get(w.engine or "").kv_unit if w.task == "inference" else 1
 
 
 def max_context(workload: Workload, machine: Machine) -> Answer:
@@ -82,8 +78,9 @@ def max_concurrency(workload: Workload, machine: Machine) -> Answer:
 
 
 def best_precision(workload: Workload, machine: Machine) -> Answer:
-    engine = resolve(workload, machine).workload.engine or "transformers"
-    for name in PRECISION_LADDER[engine]:
+    w = resolve(workload, machine).workload
+    ladder = engines.get(w.engine or "").ladder if w.task == "inference" else TRAINING_LADDER
+    for name in ladder:
         if name == "fp8" and machine.gpu is not None and not machine.gpu.fp8:
             continue
         est = _fits(replace(workload, precision=name), machine)
@@ -121,20 +118,12 @@ def gpus_needed(
     """How many GPUs of one kind the workload needs (the fewest that fit). More GPUs never need
     more memory per GPU, so a binary search over the counts the engine accepts finds it."""
     try:
-        engine = resolve(workload, None).workload.engine
+        w = resolve(workload, None).workload
     except EstimatorError:
         return Answer(None, None)
-    arch = workload.model
     counts = list(range(1, most + 1))
-    if engine == "vllm":
-        # Tensor parallel must divide the attention heads, and the KV heads or be their multiple.
-        kv = arch.num_kv_heads
-        counts = [
-            n
-            for n in counts
-            if arch.num_heads % n == 0
-            and (arch.mla is not None or (kv % n == 0 if n <= kv else n % kv == 0))
-        ]
+    if w.task == "inference" and engines.get(w.engine or "").parallelism == "tensor":
+        counts = tensor_parallel_sizes(workload.model, most)
 
     def fits(index: int) -> Estimate | None:
         count = counts[index]

@@ -1,33 +1,23 @@
-"""Fill in what the question left open, with the defaults DESIGN.md states, and record each one
+"""Fill in what the question left open, with the stated defaults (estimator/vocabulary.py), and record each one
 as an assumption the answer shows."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from . import engines
 from .errors import EstimatorError
 from .hardware.types import Machine
-from .precision import FORMATS, GGUF_BPW, WeightFormat, kv_element_bytes, weight_format
+from .precision import FORMATS, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
 from .vocabulary import DEFAULT_CONTEXT
 from .workload import Workload, validate
 
-# What "int4"/"int8" mean in each engine: bitsandbytes in transformers, AWQ/GPTQ checkpoints in
-# vLLM, K-quants in llama.cpp (Ollama's default download is Q4_K_M).
-ENGINE_INT = {
-    "transformers": {"int4": "nf4", "int8": "int8"},
-    "vllm": {"int4": "awq", "int8": "gptq-int8"},
-    "llama.cpp": {"int4": "q4_k_m", "int8": "q8_0", "bf16": "f16", "fp16": "f16"},
-    "deepspeed": {"int4": "nf4", "int8": "int8"},
-    "torchtune": {"int4": "nf4", "int8": "int8"},
-}
-LLAMACPP_DEFAULT = "q4_k_m"
-KV_ALLOWED = {
-    "transformers": {"bf16", "fp16", "fp32", "int8"},
-    "vllm": {"bf16", "fp16", "fp8"},
-    "llama.cpp": {"fp16", "bf16", "fp32", "q8_0", "q4_0"},
-}
+# What "int4"/"int8" mean in the training frameworks: bitsandbytes. The inference engines say
+# what they mean in theirs (estimator/engines/).
+TRAINING_INT = {"int4": "nf4", "int8": "int8"}
 _FLOAT = {"fp32", "fp16", "bf16"}
+_INT_WORDS = ("int4", "int8", "4bit", "8bit", "4-bit", "8-bit")
 _QLORA_BASES = {"nf4", "gptq", "awq", "int8", "gptq-int8"}
 
 
@@ -42,8 +32,9 @@ class Resolved:
 def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
     """The engine asked for, or the default for the hardware and the load."""
     if w.engine:
-        if w.engine == "vllm" and machine is not None and machine.kind == "apple":
-            raise EstimatorError("engine_not_on_hardware", engine="vllm", hardware=machine.name)
+        if w.task == "inference" and not engines.get(w.engine).runs_on(machine):
+            assert machine is not None
+            raise EstimatorError("engine_not_on_hardware", engine=w.engine, hardware=machine.name)
         return w.engine
     needed = _format_engine(w, machine) if w.task == "inference" else None
     if needed:
@@ -51,55 +42,72 @@ def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
         return needed
     if w.task == "training":
         engine = "deepspeed" if w.zero else "transformers"
-    elif machine is not None and machine.kind in ("cpu", "apple"):
-        engine = "llama.cpp"
-    elif w.concurrency * w.batch > 1:
-        engine = "vllm"
     else:
-        engine = "transformers"
+        engine = _default_engine(w, machine)
     notes.append(Note("default_engine", {"engine": engine}))
     return engine
 
 
 def _format_engine(w: Workload, machine: Machine | None) -> str | None:
-    """The engine a requested format needs: GGUF weights or a q8_0/q4_0 KV cache run only on
-    llama.cpp, an fp8 KV cache (on a GPU) on vLLM."""
-    kv = (w.kv_precision or "").strip().lower()
-    if kv in ("q8_0", "q4_0"):
+    """The engine a requested weight format or KV precision needs when transformers, the
+    general default, cannot run it: the first in registry order that can (GGUF weights or a
+    q8_0/q4_0 KV cache on llama.cpp, an fp8 KV cache on vLLM)."""
+    kv = _kv_name(w.kv_precision) if w.kv_precision else None
+    fmt = None
+    if w.precision and w.precision.strip().lower() not in _INT_WORDS:
+        try:
+            fmt = weight_format(w.precision)
+        except EstimatorError:
+            return None
+    if kv is None and fmt is None:
+        return None
+
+    def runs(engine: engines.Engine) -> bool:
+        return (kv is None or kv in engine.kv_precisions) and (fmt is None or engine.accepts(fmt))
+
+    if runs(engines.get("transformers")):
+        return None
+    return next((e.name for e in engines.on(machine) if runs(e)), None)
+
+
+def _default_engine(w: Workload, machine: Machine | None) -> str:
+    if machine is not None and machine.kind in ("cpu", "apple"):
         return "llama.cpp"
-    if kv == "fp8" and (machine is None or machine.kind == "gpu"):
+    if w.concurrency * w.batch > 1:
         return "vllm"
-    if w.precision and w.precision.strip().lower() in GGUF_BPW:
-        return "llama.cpp"
-    return None
+    return "transformers"
 
 
 def _precision(
     w: Workload, method: str, engine: str, machine: Machine | None, notes: list[Note]
 ) -> WeightFormat:
-    native = w.model.checkpoint_precision
     no_bf16 = machine is not None and machine.gpu is not None and not machine.gpu.bf16
     requested = w.precision.strip().lower() if w.precision else None
+    inference = engines.get(engine) if w.task == "inference" else None
+    int_formats = inference.int_formats if inference is not None else TRAINING_INT
     if requested is not None:
-        key = ENGINE_INT.get(engine, {}).get(requested, requested)
+        key = int_formats.get(requested, requested)
         if key in ("int4", "4bit"):
-            key = ENGINE_INT["transformers"]["int4"]
+            key = TRAINING_INT["int4"]
         fmt = weight_format(key)
-    elif w.task == "training":
+    elif inference is None:
         fmt = FORMATS["nf4" if method == "qlora" else ("fp16" if no_bf16 else "bf16")]
         notes.append(Note("default_precision", {"precision": fmt.label}))
-    elif engine == "llama.cpp":
-        fmt = FORMATS["mxfp4" if native == "mxfp4" else LLAMACPP_DEFAULT]
-        notes.append(Note("default_precision", {"precision": fmt.label}))
     else:
-        name = (
-            native if native in ("fp8_block", "mxfp4", "fp8") else ("fp16" if no_bf16 else "bf16")
-        )
-        fmt = FORMATS[name]
+        fmt = FORMATS[inference.default_format(w.model, machine)]
         notes.append(Note("default_precision", {"precision": fmt.label}))
-    if engine == "llama.cpp" and not (fmt.gguf or fmt.name == "mxfp4"):
-        raise EstimatorError("engine_needs_gguf", precision=fmt.name)
-    if engine != "llama.cpp" and fmt.gguf:
+    if inference is not None and not inference.accepts(fmt):
+        if fmt.gguf:
+            raise EstimatorError("gguf_needs_llamacpp", precision=fmt.name)
+        if inference.accepts(FORMATS["q4_k_m"]):
+            raise EstimatorError("engine_needs_gguf", precision=fmt.name)
+        raise EstimatorError(
+            "format_not_in_engine",
+            engine=inference.label,
+            precision=fmt.name,
+            known=inference.ladder,
+        )
+    if inference is None and fmt.gguf:
         raise EstimatorError("gguf_needs_llamacpp", precision=fmt.name)
     if w.task == "training":
         if method in ("full", "freeze", "lora") and fmt.name not in _FLOAT:
@@ -111,17 +119,26 @@ def _precision(
     return fmt
 
 
-def _kv(w: Workload, engine: str, fmt: WeightFormat, notes: list[Note]) -> tuple[str, float]:
+def _kv_name(text: str) -> str:
+    name = text.strip().lower()
+    return {"f16": "fp16", "f32": "fp32", "float16": "fp16", "bfloat16": "bf16"}.get(name, name)
+
+
+def _kv(w: Workload, engine: str, fmt: WeightFormat) -> tuple[str, float]:
+    inference = engines.get(engine) if w.task == "inference" else None
     if w.kv_precision:
-        name = w.kv_precision.strip().lower()
-        name = {"f16": "fp16", "f32": "fp32", "float16": "fp16", "bfloat16": "bf16"}.get(name, name)
+        name = _kv_name(w.kv_precision)
+    elif inference is not None:
+        name = inference.default_kv(fmt)
     else:
-        name = "fp32" if fmt.name == "fp32" else ("fp16" if engine == "llama.cpp" else "bf16")
+        name = "fp32" if fmt.name == "fp32" else "bf16"
     element = kv_element_bytes(name, w.model.head_dim)
-    allowed = KV_ALLOWED.get(engine)
-    if allowed is not None and name not in allowed and w.task == "inference":
+    if inference is not None and name not in inference.kv_precisions:
         raise EstimatorError(
-            "kv_not_in_engine", engine=engine, kv_precision=name, known=sorted(allowed)
+            "kv_not_in_engine",
+            engine=engine,
+            kv_precision=name,
+            known=sorted(inference.kv_precisions),
         )
     return name, element
 
@@ -137,7 +154,7 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
         method = "full"
     engine = _engine(w, machine, notes)
     fmt = _precision(w, method, engine, machine, notes)
-    kv_name, kv_bytes = _kv(w, engine, fmt, notes)
+    kv_name, kv_bytes = _kv(w, engine, fmt)
     context = w.context
     if context is None:
         context = DEFAULT_CONTEXT[w.task]

@@ -112,6 +112,7 @@ class Inputs:
     machine_kind: str | None
     gpu_count: int
     device_memory_bytes: int | None
+    gpu_memory_utilization: float = 0.9  # the share vLLM/SGLang may take of each GPU
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,20 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import engines
 from .hardware.types import Machine
-from .memory.kv_cache import layout
 from .models.types import Architecture
 from .precision import WeightFormat, _linear_bytes
 from .resolve import Resolved
 from .result import Estimate, Note
-from .speed_factors import (
-    CPU_DEFAULT,
-    Factor,
-    decode_factors,
-    device_tflops,
-    prefill_factor,
-    tensor_parallel_scaling,
-)
+from .speed_factors import CPU_DEFAULT, Factor, device_tflops, tensor_parallel_scaling
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,14 +85,12 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     """Decode and prefill rates; None for a GPU known only by its memory (no bandwidth)."""
     w = r.workload
     arch = w.model
-    engine = w.engine or "transformers"
+    engine = engines.get(w.engine or "transformers")
     sequences = w.concurrency * w.batch
     context = w.context or 1
     prompt = min(w.prompt_tokens or context, context)
     weights = active_weight_bytes(arch, r.weight_format, sequences)
-    lay = layout(
-        arch, r.kv_element_bytes, mla_latent=engine != "transformers", cap_sliding=engine != "vllm"
-    )
+    lay = engine.kv_layout(arch, r.kv_element_bytes)
     per_token = lay.elements_per_token_layer * lay.element_bytes
     window = min(context, lay.window or context)
     kv_read = round(
@@ -117,13 +108,13 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     bandwidth, flops = _device_rates(machine, engine, steps, assumptions)
     if not bandwidth:
         return None
-    eff, overhead = decode_factors(engine, machine.kind)
+    eff, overhead = engine.decode_factors(machine.kind)
     offload = est.offload
     if offload is not None and offload.gpu_layers is not None and offload.total_layers:
         # Layers left in RAM run on the CPU, one after the other with those on the GPU.
         cpu_share = 1 - offload.gpu_layers / offload.total_layers
         cpu = machine.cpu or CPU_DEFAULT
-        cpu_eff, _ = decode_factors("llama.cpp", "cpu")
+        cpu_eff, _ = engines.get("llama.cpp").decode_factors("cpu")
         on_gpu = _step_time(step_bytes * (1 - cpu_share), bandwidth, eff, overhead)
         on_cpu = _step_time(
             step_bytes * cpu_share, cpu.bandwidth_gbs * 1e9, cpu_eff, Factor(0, 0, "")
@@ -133,7 +124,7 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     else:
         step = _step_time(step_bytes, bandwidth, eff, overhead)
     flops_per_token = active_flops_per_token(arch)
-    mfu = prefill_factor(engine, machine.kind)
+    mfu = engine.prefill_factor(machine.kind)
     if flops:
         compute = Range(
             sequences * flops_per_token / (flops * mfu.high),
@@ -186,7 +177,7 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
 
 
 def _device_rates(
-    machine: Machine, engine: str, steps: list[Note], assumptions: list[Note]
+    machine: Machine, engine: engines.Engine, steps: list[Note], assumptions: list[Note]
 ) -> tuple[float, float | None]:
     """Bandwidth (bytes/s) and peak FLOP/s the decode loop sees."""
     tflops = device_tflops(machine)
@@ -203,7 +194,7 @@ def _device_rates(
         return machine.apple.bandwidth_gbs * 1e9, flops
     gpu = machine.gpu
     bandwidth = (gpu.bandwidth_gbs or 0) * 1e9 if gpu else 0.0
-    if engine == "vllm" and machine.count > 1 and gpu is not None:
+    if engine.parallelism == "tensor" and machine.count > 1 and gpu is not None:
         # Tensor parallel: every GPU reads its shard at once, then the GPUs all-reduce.
         scaling = tensor_parallel_scaling(machine.count, gpu.nvlink)
         steps.append(Note("tensor_parallel_speed", {"devices": machine.count, "scaling": scaling}))

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import engines
 from .errors import EstimatorError
 from .models.types import Architecture
 from .vocabulary import MAX_CONTEXT, MAX_SEQUENCES, METHODS, TASKS
 
 __all__ = ["Workload", "validate"]
 
-INFERENCE_ENGINES = ("transformers", "vllm", "llama.cpp")
 TRAINING_ENGINES = ("transformers", "deepspeed", "torchtune")
 ENGINE_ALIASES = {
     "hf": "transformers",
@@ -89,11 +89,19 @@ def validate(w: Workload) -> Workload:
     if task == "inference" and method not in (None, "full"):
         raise EstimatorError("method_needs_training", method=method)
     engine = w.engine.strip().lower() if w.engine else None
-    if engine is not None:
+    if engine is not None and task == "inference":
+        named = engines.canonical(engine)
+        if named is None:
+            raise EstimatorError(
+                "unknown_engine", engine=engine[:30], task=task, known=list(engines.ENGINES)
+            )
+        engine = named
+    elif engine is not None:
         engine = ENGINE_ALIASES.get(engine, engine)
-        known = INFERENCE_ENGINES if task == "inference" else TRAINING_ENGINES
-        if engine not in known:
-            raise EstimatorError("unknown_engine", engine=engine[:30], task=task, known=list(known))
+        if engine not in TRAINING_ENGINES:
+            raise EstimatorError(
+                "unknown_engine", engine=engine[:30], task=task, known=list(TRAINING_ENGINES)
+            )
     optimizer = w.optimizer.strip().lower().replace("-", "_") if w.optimizer else None
     if optimizer is not None:
         optimizer = OPTIMIZER_ALIASES.get(optimizer, optimizer)

@@ -16,6 +16,7 @@ from estimator.workload import Workload
 from .engine import RuleEngine
 from .facts import Facts, llm_facts, ml_fact
 from .ruleset import BY_ID, RULES
+from .situation import Situation
 
 RULESET = "llm_sizer_advice"
 
@@ -81,8 +82,13 @@ def _recommendations(facts: Facts, fired: list[str]) -> tuple[Recommendation, ..
     return tuple(out)
 
 
-def advise(workload: Workload, machine: Machine | None) -> Advice:
+def advise(
+    workload: Workload, machine: Machine | None, situation: Situation | None = None
+) -> Advice:
+    """Advice for `workload` on `machine`, for someone in `situation` (by default: choosing
+    hardware, cloud allowed)."""
     facts = llm_facts(workload, machine)
+    facts.fact.update((situation or Situation()).fields())
     state = engine().evaluate(facts.fact)
     return Advice(facts.estimate, _recommendations(facts, state.get("advice", [])), facts.fact)
 

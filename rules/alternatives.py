@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from estimator import inverse
+from estimator import engines, inverse
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from estimator.hardware.types import Machine
@@ -18,9 +18,7 @@ from estimator.vocabulary import FITTING
 from estimator.workload import Workload
 
 MAX_GPUS = 64
-# What int8/int4 mean per engine (the engines' own quantised formats).
-INT8 = {"transformers": "int8", "vllm": "gptq-int8", "llama.cpp": "q8_0"}
-INT4 = {"transformers": "nf4", "vllm": "awq", "llama.cpp": "q4_k_m"}
+# The 8-bit KV cache of each engine.
 KV8 = {"transformers": "int8", "vllm": "fp8", "llama.cpp": "q8_0"}
 
 
@@ -90,6 +88,8 @@ def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
     fewer users, tensor parallel, layers in CPU RAM, Apple's raised limit, the cloud."""
     i = asked.inputs
     engine = i.engine
+    int8 = engines.get(engine).int_formats["int8"]
+    int4 = engines.get(engine).int_formats["int4"]
     out: list[Alternative | None] = []
     if (
         m.gpu is not None
@@ -98,10 +98,10 @@ def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
         and i.precision != "fp8"
     ):
         out.append(_try("fp8", replace(w, precision="fp8"), m))
-    if i.precision not in (INT8[engine], INT4[engine]):
-        out.append(_try("int8", replace(w, precision=INT8[engine]), m, precision=INT8[engine]))
-    if i.precision != INT4[engine]:
-        out.append(_try("int4", replace(w, precision=INT4[engine]), m, precision=INT4[engine]))
+    if i.precision not in (int8, int4):
+        out.append(_try("int8", replace(w, precision=int8), m, precision=int8))
+    if i.precision != int4:
+        out.append(_try("int4", replace(w, precision=int4), m, precision=int4))
     if i.kv_precision in ("bf16", "fp16", "fp32"):
         out.append(_try("kv8", replace(w, kv_precision=KV8[engine]), m, kv_precision=KV8[engine]))
     shorter = inverse.max_context(w, m)

@@ -1,6 +1,6 @@
 """The one adapter over durable-rules. Nothing else in the project imports `durable`.
 
-It applies what was measured on this engine (shared/notes/durable-rules.md):
+It applies what was measured on this engine (durable-rules 2.0.28):
 - no background host threads: the stock Host starts timers that can run a session's pending
   actions on another thread, so a call sometimes returned without them (about 2 in 10,000);
 - one fixed session id, calls serialised under a lock, delete_state after every evaluation:
@@ -41,7 +41,11 @@ def clean(value: Any) -> Any:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise ValueError(f"a rule fact cannot be {value}")
-        return int(value) if value.is_integer() else round(value, 6)
+        # JSON writes what is below 1e-4 or 1e16 and above in exponent form, which the C
+        # parser rejects: what small is 0 to the rules, what large an integer.
+        if abs(value) >= 1e15 or value.is_integer():
+            return int(value)
+        return 0 if abs(value) < 1e-4 else round(value, 6)
     if isinstance(value, Mapping):
         return {str(k): clean(v) for k, v in value.items()}
     if isinstance(value, list | tuple):

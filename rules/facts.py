@@ -1,6 +1,6 @@
 """The one fact a rule evaluation sees: the asked workload, its estimate, the hardware, and the
-same workload under alternatives, as flat integers (MiB, tenths, per-mille), since the rules
-only compare numbers (durable-rules wants no exponent floats)."""
+same workload under alternatives, flat and in real units (bytes, USD, hours); rules/engine.py
+encodes it for durable-rules."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from estimator.resolve import resolve
 from estimator.result import Estimate
 from estimator.speed import inference_speed
 from estimator.training_time import training_time
-from estimator.vocabulary import FITTING, MIB
+from estimator.vocabulary import FITTING
 from estimator.workload import Workload
 
 from . import alternatives
@@ -36,17 +36,13 @@ class Facts:
     alternatives: dict[str, Alternative]
 
 
-def _mib(n: int | None) -> int:
-    return 0 if n is None else round(n / MIB)
-
-
 def _alternative_fields(alts: list[Alternative]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for a in alts:
         out[f"{a.name}_fits"] = int(a.fits)
-        out[f"{a.name}_mib"] = _mib(max(d.components.total for d in a.estimate.devices))
+        out[f"{a.name}_bytes"] = max(d.components.total for d in a.estimate.devices)
         if a.estimate.offload is not None:
-            out[f"{a.name}_ram_mib"] = _mib(a.estimate.offload.ram_bytes)
+            out[f"{a.name}_ram_bytes"] = a.estimate.offload.ram_bytes
         for key, value in a.params.items():
             out[f"{a.name}_{key}"] = value
     return out
@@ -58,8 +54,8 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
     out: dict[str, Any] = {
         "device": m.kind,
         "gpu_count": m.count if m.kind == "gpu" else 0,
-        "usable_mib": _mib(min(d.usable_bytes or 0 for d in est.devices)),
-        "capacity_mib": _mib(m.device_bytes),
+        "usable_bytes": min(d.usable_bytes or 0 for d in est.devices),
+        "capacity_bytes": m.device_bytes,
         "ram_known": int(m.ram_bytes is not None),
     }
     if m.gpu is not None:
@@ -74,7 +70,7 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
             gpu_watts=round((g.tdp_w or 0) * m.count),
         )
     if m.apple is not None:
-        out["apple_limit_mb"] = round((m.device_bytes - OS_RESERVE_BYTES) / 1e6)
+        out["apple_limit_bytes"] = m.device_bytes - OS_RESERVE_BYTES
     return out
 
 
@@ -121,7 +117,7 @@ def _cost_fields(w: Workload, m: Machine | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     power = electricity(m, DEFAULT_KWH_PRICE_USD, None)
     if power is not None:
-        out["power_usd_per_hour_x1000"] = round(power.per_hour * 1000)
+        out["power_usd_per_hour"] = power.per_hour
     cheapest = inverse.cheapest_cloud(w).value
     price = cheapest.usd_per_hour if cheapest is not None else None
     buy = purchase(m, price)
@@ -130,7 +126,7 @@ def _cost_fields(w: Workload, m: Machine | None) -> dict[str, Any]:
         if buy.break_even_hours is not None and cheapest is not None:
             out.update(
                 break_even_hours=round(buy.break_even_hours),
-                cloud_usd_per_hour_x100=round(cheapest.usd_per_hour * 100),
+                cloud_usd_per_hour=cheapest.usd_per_hour,
                 cloud_instance=f"{cheapest.provider} {cheapest.instance}",
             )
     return out
@@ -155,9 +151,9 @@ def llm_facts(w: Workload, m: Machine | None) -> Facts:
         "batch": i.batch,
         "concurrency": i.concurrency,
         "grad_checkpointing": int(bool(i.grad_checkpointing)),
-        "per_device_mib": _mib(est.per_device_bytes),
-        "total_mib": _mib(est.total_bytes),
-        "offload_ram_mib": _mib(est.offload.ram_bytes) if est.offload else 0,
+        "per_device_bytes": est.per_device_bytes,
+        "total_bytes": est.total_bytes,
+        "offload_ram_bytes": est.offload.ram_bytes if est.offload else 0,
     }
     fact.update(_hardware_fields(m, est))
     fact.update(_guidance_fields(w, m, est))
@@ -185,7 +181,7 @@ def ml_fact(
         "kind": kind,
         "rows": max(0, int(rows)),
         "features": max(0, int(features)),
-        "data_mib": round(max(0, rows) * max(0, features) * 8 / MIB),
+        "data_bytes": max(0, rows) * max(0, features) * 8,
         "params_m": round(max(0, params) / 1e6, 3),
         "retrain_often": int(retrain_often),
     }

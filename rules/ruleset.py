@@ -14,9 +14,7 @@ from typing import Any
 from durable.lang import m
 
 # Thresholds of the CPU-versus-GPU guidance. They are this product's advice, stated with it.
-SMALL_LLM_M = (
-    3500  # "about 3B and below" (issue 4): Qwen2.5-3B's 3.09B is small, Phi-3-mini's 3.82B is not
-)
+SMALL_LLM_M = 3500  # "about 3B and below": Qwen2.5-3B's 3.09B is small, Phi-3-mini's 3.82B is not
 LOW_CONCURRENCY = 2
 LARGE_LLM_M = 13000
 MANY_USERS = 4
@@ -26,6 +24,9 @@ CLASSICAL_GPU_ROWS = 10_000_000
 SMALL_NET_M = 100
 POWER_CIRCUIT_W = 1440  # a 15 A, 120 V circuit: 1,800 W, 1,440 W continuous (80% rule, NEC 210.19)
 LONG_CONTEXT = 8192
+# A context shorter than this cannot hold a system prompt, a question and an answer: a
+# "shorter context" that small is no fix worth offering.
+MIN_USEFUL_CONTEXT = 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,12 @@ def _training_step(name: str) -> Callable[[], Any]:
     return lambda: (
         _llm() & (m.task == "training") & _not_fitting() & (getattr(m, f"{name}_fits") == 1)
     )
+
+
+def _more_gpus_in_scope() -> Any:
+    """Someone choosing hardware, with several GPUs, or asking about a GPU count: not a single-GPU
+    owner, who would have to buy cards to follow the advice."""
+    return (m.owns == 0) | (m.gpu_count > 1) | (m.asked_gpus == 1)
 
 
 def _inference_step(name: str) -> Callable[[], Any]:
@@ -150,18 +157,37 @@ RULES: tuple[Rule, ...] = (
     Rule("train_checkpointing", 22, _training_step("checkpointing"), "checkpointing", "ladder"),
     Rule("train_shorter", 23, _training_step("shorter"), "shorter", "ladder"),
     Rule("train_adam8bit", 24, _training_step("adam8bit"), "adam8bit", "ladder"),
-    Rule("train_zero3", 25, _training_step("zero3"), "zero3", "ladder"),
+    Rule(
+        "train_zero3",
+        25,
+        lambda: _training_step("zero3")() & _more_gpus_in_scope(),
+        "zero3",
+        "ladder",
+    ),
     Rule("train_offload", 26, _training_step("offload"), "offload", "ladder"),
-    Rule("train_cloud", 27, _training_step("cloud"), "cloud", "ladder"),
+    Rule(
+        "train_cloud", 27, lambda: _training_step("cloud")() & (m.cloud_ok == 1), "cloud", "ladder"
+    ),
     # The inference fit ladder.
     Rule("infer_fp8", 30, _inference_step("fp8"), "fp8", "ladder"),
     Rule("infer_int8", 31, _inference_step("int8"), "int8", "ladder"),
     Rule("infer_int4", 32, _inference_step("int4"), "int4", "ladder"),
     Rule("infer_kv8", 33, _inference_step("kv8"), "kv8", "ladder"),
-    Rule("infer_shorter", 34, _inference_step("shorter"), "shorter", "ladder"),
-    Rule("infer_fewer_users", 35, _inference_step("fewer_users"), "fewer_users", "ladder"),
+    # Many users: a server queues the ones that do not fit, so fewer at once comes first.
+    Rule("infer_fewer_users", 34, _inference_step("fewer_users"), "fewer_users", "ladder"),
     Rule(
-        "infer_tensor_parallel", 36, _inference_step("tensor_parallel"), "tensor_parallel", "ladder"
+        "infer_shorter",
+        35,
+        lambda: _inference_step("shorter")() & (m.shorter_context >= MIN_USEFUL_CONTEXT),
+        "shorter",
+        "ladder",
+    ),
+    Rule(
+        "infer_tensor_parallel",
+        36,
+        lambda: _inference_step("tensor_parallel")() & _more_gpus_in_scope(),
+        "tensor_parallel",
+        "ladder",
     ),
     Rule(
         "infer_offload_layers",
@@ -175,11 +201,15 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "infer_apple_limit",
         38,
-        lambda: _llm() & (m.device == "apple") & (m.verdict == "offload") & (m.apple_limit_mb > 0),
+        lambda: (
+            _llm() & (m.device == "apple") & (m.verdict == "offload") & (m.apple_limit_bytes > 0)
+        ),
         "apple_limit",
         "ladder",
     ),
-    Rule("infer_cloud", 39, _inference_step("cloud"), "cloud", "ladder"),
+    Rule(
+        "infer_cloud", 39, lambda: _inference_step("cloud")() & (m.cloud_ok == 1), "cloud", "ladder"
+    ),
     Rule(
         "give_ram",
         40,
@@ -216,13 +246,24 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "apple_working_set",
         45,
-        lambda: _llm() & (m.device == "apple") & (m.per_device_mib > m.usable_mib * 0.8),
+        lambda: _llm() & (m.device == "apple") & (m.per_device_bytes > m.usable_bytes * 0.8),
         group="hardware",
     ),
     # Cost notes.
-    Rule("cloud_or_buy", 50, lambda: _llm() & _fitting() & (m.break_even_hours > 0), group="cost"),
-    Rule("electricity", 51, lambda: _llm() & (m.power_usd_per_hour_x1000 > 0), group="cost"),
-    Rule("maintenance", 52, lambda: _llm() & _fitting() & (m.purchase_usd > 0), group="cost"),
+    # Buying against renting is for someone choosing hardware, not for its owner.
+    Rule(
+        "cloud_or_buy",
+        50,
+        lambda: _llm() & _fitting() & (m.break_even_hours > 0) & (m.owns == 0),
+        group="cost",
+    ),
+    Rule("electricity", 51, lambda: _llm() & (m.power_usd_per_hour > 0), group="cost"),
+    Rule(
+        "maintenance",
+        52,
+        lambda: _llm() & _fitting() & (m.purchase_usd > 0) & (m.owns == 0),
+        group="cost",
+    ),
     Rule("power_and_cooling", 53, lambda: _llm() & (m.gpu_watts > POWER_CIRCUIT_W), group="cost"),
     # Commands to paste, for what fits.
     Rule(

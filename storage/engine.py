@@ -11,6 +11,8 @@ both reading and then failing to upgrade to a write lock with "database is locke
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -74,8 +76,12 @@ def sqlite_begin(engine: AsyncEngine, mode: SqliteBegin) -> AsyncEngine:
 
 
 def _make_parent(path: Path, url: URL) -> None:
+    """The database's folder, and the file itself readable by its owner only: it holds people's
+    questions and hardware (SQLite gives its -wal and -shm files the database file's mode)."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except OSError as exc:
         raise StorageError(
             "db_unavailable",

@@ -38,6 +38,9 @@ VERSION_TABLE = "alembic_version"
 LOCK_KEY = int.from_bytes(b"llm-size", "big")
 
 log = logging.getLogger(__name__)
+# Alembic reports every plugin it sets up and every step at INFO, about ten lines in a bot's log
+# per upgrade; the one line of `migrate` below says what happened.
+logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

@@ -8,9 +8,11 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from ..render import plain
 from .profile import Context, run_with_storage
 
 if TYPE_CHECKING:
+    from ..conversation.reply import Reply
     from ..conversation.service import Incoming
 
 TERMINAL_CHAT = "terminal"
@@ -48,10 +50,16 @@ async def _ask(s: Context) -> int:
     if s.args.json:
         print(json.dumps(reply.as_json(), indent=2, ensure_ascii=False))
     else:
-        print(reply.text)
-        for n, choice in enumerate(reply.choices, 1):
-            print(f"  {n}) {choice.label}")
-    return 0
+        print(plain.render(reply, "oneshot"))
+    return _exit_code(reply)
+
+
+def _exit_code(reply: Reply) -> int:
+    """0 for an answer; fit's NOTHING_FITS for an inverse question that found nothing."""
+    from .fit import NOTHING_FITS
+
+    inverse = (reply.body or {}).get("inverse")
+    return NOTHING_FITS if inverse is not None and inverse["answer"] is None else 0
 
 
 def run(args: argparse.Namespace) -> int:

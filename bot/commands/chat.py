@@ -90,8 +90,6 @@ async def _chat(s: Context) -> int:
         lang = reply.language
         print(reply.text)
         choices = [c.message for c in reply.choices]
-        for n, choice in enumerate(reply.choices, 1):
-            print(f"  {n}) {choice.label}")
         print()
 
 

@@ -98,21 +98,24 @@ def build(args: argparse.Namespace) -> tuple[Workload, object, tuple]:
     return workload, machine, choice.notes
 
 
+def answer(args: argparse.Namespace) -> answers.WorkloadAnswer:
+    """The workload the flags describe, answered (`estimate` and the MCP server's tools)."""
+    workload, machine, model_notes = build(args)
+    tokens = None if args.tokens is None else parse_int("tokens", args.tokens, binary=False)
+    if tokens is not None and not 1 <= tokens <= 10**15:
+        raise EstimatorError("out_of_range", field="tokens", value=args.tokens, low=1, high=10**15)
+    price = None if args.kwh_price is None else parse_share("kwh_price", args.kwh_price)
+    if price is not None and not 0 <= price <= 100:
+        raise EstimatorError(
+            "out_of_range", field="kwh_price", value=args.kwh_price, low=0, high=100
+        )
+    return answers.answer(workload, machine, model_notes, tokens=tokens, kwh_price=price)
+
+
 def run(args: argparse.Namespace) -> int:
     lang = language(args.lang)
     try:
-        workload, machine, model_notes = build(args)
-        tokens = None if args.tokens is None else parse_int("tokens", args.tokens, binary=False)
-        if tokens is not None and not 1 <= tokens <= 10**15:
-            raise EstimatorError(
-                "out_of_range", field="tokens", value=args.tokens, low=1, high=10**15
-            )
-        price = None if args.kwh_price is None else parse_share("kwh_price", args.kwh_price)
-        if price is not None and not 0 <= price <= 100:
-            raise EstimatorError(
-                "out_of_range", field="kwh_price", value=args.kwh_price, low=0, high=100
-            )
-        ans = answers.answer(workload, machine, model_notes, tokens=tokens, kwh_price=price)
+        ans = answer(args)
     except EstimatorError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2

@@ -4,44 +4,53 @@ precision, the largest model, the smallest GPU, how many GPUs, the cheapest clou
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from estimator import inverse
 from estimator.errors import EstimatorError
 
 from .. import questions
 from ..i18n import language
 from ..render import errors, estimate_json, estimate_text
+from ..schemas import FitOut
 from .estimate import build
 
 PLACEHOLDER_MODEL = "7B"  # `fit model` searches the catalog; the flag's model is not used
+# The exit code of an inverse question answered "nothing fits", in `fit` and `ask` alike: an
+# answer (not bad input, 2) that a script can still tell apart from one that found a value.
+NOTHING_FITS = 1
+
+
+def answer(args: argparse.Namespace) -> tuple[inverse.Answer, FitOut]:
+    """The inverse question the flags ask, answered, and its `--json` contract (`fit` and the
+    MCP server's `fit` tool)."""
+    lang = language(args.lang)
+    if args.question == "model" and not args.model:
+        args.model = PLACEHOLDER_MODEL
+    workload, machine, _ = build(args)
+    laptops = bool(machine and machine.gpu and machine.gpu.laptop)
+    found = questions.answer(args.question, workload, machine, laptops=laptops)
+    body = FitOut(
+        question=args.question,
+        answer=questions.plain_value(found),
+        answer_text=questions.sentence(args.question, found, lang),
+        estimate=None if found.estimate is None else estimate_json.answer(found.estimate, lang),
+    )
+    return found, body
 
 
 def run(args: argparse.Namespace) -> int:
     lang = language(args.lang)
     try:
-        if args.question == "model" and not args.model:
-            args.model = PLACEHOLDER_MODEL
-        workload, machine, _ = build(args)
-        laptops = bool(machine and machine.gpu and machine.gpu.laptop)
-        answer = questions.answer(args.question, workload, machine, laptops=laptops)
+        found, body = answer(args)
     except EstimatorError as exc:
         print(f"error: {errors.message(exc, lang)}", file=sys.stderr)
         return 2
-    text = questions.sentence(args.question, answer, lang)
     if args.json:
-        body = {
-            "question": args.question,
-            "answer": questions.plain_value(answer),
-            "answer_text": text,
-            "estimate": None
-            if answer.estimate is None
-            else json.loads(estimate_json.answer(answer.estimate, lang).model_dump_json()),
-        }
-        print(json.dumps(body, indent=2, ensure_ascii=False))
+        print(body.model_dump_json(indent=2))
     else:
-        print(text)
-        if answer.estimate is not None:
+        print(body.answer_text)
+        if found.estimate is not None:
             print()
-            print(estimate_text.render(answer.estimate, lang))
-    return 0 if answer.value is not None else 1
+            print(estimate_text.render(found.estimate, lang))
+    return 0 if found.value is not None else NOTHING_FITS

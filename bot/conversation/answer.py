@@ -11,7 +11,7 @@ from estimator.hardware.types import Machine
 from estimator.inverse import Answer as InverseAnswer
 from estimator.result import Note
 from estimator.workload import Workload
-from rules import Advice, advise_ml
+from rules import Advice, Situation, advise_ml
 
 from .. import answers, questions
 from ..model_source import resolve_model
@@ -62,8 +62,24 @@ def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
     )
 
 
+def situation(draft: Draft, box: Machine | None, from_profile: bool) -> Situation:
+    """Who asks, as the question tells: hardware from their profile is theirs, and so is a
+    consumer card, a workstation card, a Mac or a CPU they name; a data-centre GPU named in a
+    question is one they would rent or buy."""
+    rented = box is not None and box.gpu is not None and box.gpu.segment == "datacenter"
+    owns = box is not None and (from_profile or not (rented or draft.cloud))
+    choosing = draft.inverse in ("smallest_gpu", "cheapest_cloud", "gpus_needed")
+    return Situation(
+        owns_hardware=owns and not choosing,
+        asked_gpu_count=bool(draft.gpus and draft.gpus > 1) or draft.inverse == "gpus_needed",
+    )
+
+
 def answer(
-    draft: Draft, extra_notes: tuple[Note, ...] = (), kwh_price: float | None = None
+    draft: Draft,
+    extra_notes: tuple[Note, ...] = (),
+    kwh_price: float | None = None,
+    from_profile: bool = False,
 ) -> Outcome:
     """Raises EstimatorError for what cannot be computed (an unknown GPU, a nonsense size)."""
     if draft.ml_kind:
@@ -87,6 +103,8 @@ def answer(
         smallest = questions.answer("gpu", work, None, laptops=bool(draft.laptop))
     return Outcome(
         draft,
-        workload=answers.answer(work, box, notes, kwh_price=kwh_price),
+        workload=answers.answer(
+            work, box, notes, kwh_price=kwh_price, situation=situation(draft, box, from_profile)
+        ),
         smallest_gpu=smallest,
     )

@@ -28,9 +28,13 @@ def _candidates(d: Draft) -> list[tuple[str, str, Draft]]:
     out: list[tuple[str, str, Draft]] = []
     context = d.context or DEFAULT_CONTEXT[d.task or "inference"]
     if d.task == "training":
-        for method, label in (("full", "full"), ("lora", "LoRA"), ("qlora", "QLoRA")):
+        for method, key, label in (
+            ("full", "method_full", ""),
+            ("lora", "method", "LoRA"),
+            ("qlora", "method", "QLoRA"),
+        ):
             if (d.method or "full") != method:
-                out.append(("method", label, d.model_copy(update={"method": method})))
+                out.append((key, label, d.model_copy(update={"method": method})))
     else:
         for precision in ("int4", "int8", "bf16"):
             if (d.precision or "bf16") != precision:
@@ -38,7 +42,10 @@ def _candidates(d: Draft) -> list[tuple[str, str, Draft]]:
         users = (d.concurrency or 1) * 8
         out.append(("users", str(users), d.model_copy(update={"concurrency": users})))
     if context * 4 <= ASSUMED_MAX_CONTEXT:
-        out.append(("context", str(context * 4), d.model_copy(update={"context": context * 4})))
+        # "32k" reads back as 32,768 tokens in both languages; "32,768" would read as 32.768.
+        longer = context * 4
+        value = f"{longer // 1024}k" if longer % 1024 == 0 else str(longer)
+        out.append(("context", value, d.model_copy(update={"context": longer})))
     # Inference splits the model over more GPUs; plain data-parallel training would not.
     if d.task != "training" and (d.gpu or d.gpu_memory_gb):
         gpus = (d.gpus or 1) * 2

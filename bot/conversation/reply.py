@@ -1,15 +1,52 @@
-"""What the conversation answers, before any front end formats it: a status, the text, the
-choices to offer, and for answers the JSON contract of `--json`."""
+"""What the conversation answers, before any front end formats it: a status, the reply as
+sections (what each part is, so every front end can lay it out its own way), the choices to
+offer, the data to draw, and for answers the JSON contract of `--json`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, PrivateAttr
+from pydantic import BaseModel, PrivateAttr, model_validator
+
+from estimator.result import Estimate
 
 from ..render import numbers
 from .slots import Draft
+
+SectionKind = Literal[
+    "headline",  # what was understood: model, task, precision, context, hardware
+    "verdict",  # fits or not, and the numbers behind it
+    "breakdown",  # memory by component
+    "plan",  # the plan that works, with its command
+    "advice",  # ordered recommendations, each with its rule
+    "speed",
+    "cost",
+    "comparison",  # options side by side
+    "inverse",  # the answer of an inverse question ("the largest model that fits is ...")
+    "assumptions",
+    "refinements",  # follow-ups, each with what it would need
+    "choices",  # what a question offers to answer it with
+    "team",  # which of a team's machines it fits on
+    "text",  # plain sentences: a question to the user, a greeting, an error
+    "calculation",  # the whole calculation, a table best shown in monospace
+    "hint",  # how to see more; each front end words it its own way
+]
+
+
+class Item(BaseModel):
+    text: str
+    detail: str | None = None
+    command: str | None = None  # something to paste: a launch command or a config
+    rule: str | None = None  # the rule behind a piece of advice, shown when asked "why"
+    primary: bool = False  # the one to do: the verdict that matters, the recommended step
+
+
+class Section(BaseModel):
+    kind: SectionKind
+    items: list[Item] = []
+    title: str | None = None
 
 
 class Choice(BaseModel):
@@ -17,10 +54,19 @@ class Choice(BaseModel):
     message: str  # what choosing it sends, as if the user had typed it
 
 
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """What a chart of an answer draws: the estimate and, for inference, memory against context."""
+
+    estimate: Estimate
+    curve: list[tuple[int, int]] | None
+
+
 class Reply(BaseModel):
-    status: Literal["answered", "need_more", "error", "reset"]
+    status: Literal["answered", "need_more", "error", "reset", "info"]
     language: Literal["en", "nl"]
-    text: str  # the reply as plain text lines
+    sections: list[Section] = []
+    text: str = ""  # the reply as plain text (the terminal chat's rendering of the sections)
     missing: list[str] = []
     question_to_user: str | None = None
     choices: list[Choice] = []
@@ -32,11 +78,33 @@ class Reply(BaseModel):
     units: Literal["GiB", "GB"] = "GiB"
     charts: bool = True
     _body: Callable[[], dict[str, Any]] | None = PrivateAttr(default=None)
+    _drawing: Callable[[], Drawing | None] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _plain_text(self) -> Reply:
+        if not self.text and self.sections:
+            from ..render import plain
+
+            self.text = plain.render(self)
+        if not self.sections and self.text:
+            self.sections = [Section(kind="text", items=[Item(text=self.text)])]
+        return self
+
+    def with_section(self, section: Section) -> Reply:
+        """This reply with one more section at the end (its text rendered anew)."""
+        out = self.model_copy(update={"sections": [*self.sections, section], "text": ""})
+        out._body, out._drawing = self._body, self._drawing
+        return out._plain_text()
 
     def with_body(self, make: Callable[[], dict[str, Any]]) -> Reply:
         """This reply with `make` to build its `--json` contract when it is read: only `ask
         --json` and tests read it, and on every chat answer it cost a tenth of the answer."""
         self._body = make
+        return self
+
+    def with_drawing(self, make: Callable[[], Drawing | None]) -> Reply:
+        """This reply with `make` to give what its chart draws, computed only when drawn."""
+        self._drawing = make
         return self
 
     @property
@@ -49,6 +117,13 @@ class Reply(BaseModel):
             return self._body()
         finally:
             numbers.UNITS.reset(units)
+
+    def drawing(self) -> Drawing | None:
+        """What a chart of this reply draws; None when it has nothing to draw."""
+        return None if self._drawing is None else self._drawing()
+
+    def section(self, kind: SectionKind) -> Section | None:
+        return next((s for s in self.sections if s.kind == kind), None)
 
     @property
     def about_one_workload(self) -> bool:

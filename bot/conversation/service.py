@@ -29,7 +29,7 @@ from .dialogue import State, Turn, step
 from .parse import MAX_TEXT, normalise, parse
 from .preferences import Preferences
 from .refine import refinements
-from .reply import Reply
+from .reply import Item, Reply, Section
 from .saved_hardware import profile_draft
 from .slots import Draft
 
@@ -122,12 +122,20 @@ class Conversation:
             except EstimatorError as exc:
                 return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
         if name == "all":
-            text = compose.all_recommendations(outcome, c.lang)
+            sections = compose.all_recommendations(outcome, c.lang)
         elif outcome.workload is not None:
-            text = answers.as_text(outcome.workload, c.lang)
+            calculation = answers.as_text(outcome.workload, c.lang)
+            sections = [Section(kind="calculation", items=[Item(text=calculation)])]
         else:
-            text = reply.text
-        return reply.model_copy(update={"text": text, "units": c.prefs.units, "charts": False})
+            sections = reply.sections
+        return Reply(
+            status=reply.status,
+            language=reply.language,
+            sections=sections,
+            parsed=reply.parsed,
+            units=c.prefs.units,
+            charts=False,
+        )
 
     async def _handle(self, message: Incoming, c: _Context) -> Reply:
         if not message.text.strip():
@@ -151,7 +159,9 @@ class Conversation:
         if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
             found = team.lines(team.verdicts(reply.parsed, pool), lang)
-            reply = reply.model_copy(update={"text": "\n".join([reply.text, "", *found])})
+            reply = reply.with_section(
+                Section(kind="team", items=[Item(text=line) for line in found])
+            )
         if reply.status != "error":
             await self.storage.turns.save(
                 c.chat.id,
@@ -207,7 +217,7 @@ class Conversation:
         return Reply(
             status="answered",
             language=lang,
-            text="\n".join(team.lines(found, lang)),
+            sections=[Section(kind="team", items=[Item(text=x) for x in team.lines(found, lang)])],
             parsed=turn.state.draft,
         )
 
@@ -229,7 +239,7 @@ class Conversation:
             notes += (Note("from_profile", {"hardware": profile_text}),)
         draft, notes, kwh_price = self._prepared(turn.state.draft, prefs, notes)
         try:
-            outcome = answer(draft, notes, kwh_price)
+            outcome = answer(draft, notes, kwh_price, turn.from_profile)
             found = (
                 refinements(draft, outcome.workload.estimate.per_device_bytes)
                 if outcome.workload

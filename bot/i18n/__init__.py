@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import string
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -37,6 +38,20 @@ def has(key: str, lang: str) -> bool:
     return key in catalog(lang)
 
 
+class _Formatter(string.Formatter):
+    """str.format with plurals: `{n:p:sequence|sequences}` is the singular when n reads 1 (as
+    a number or as the text a number was formatted to), else the plural."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("p:"):
+            one, _, other = format_spec[2:].partition("|")
+            return one if str(value).strip() in ("1", "1.0") else other
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def t(key: str, lang: str, **params: Any) -> str:
     """The text of `key` in `lang` with `params` filled in."""
-    return catalog(lang)[key].format(**params)
+    return _FORMATTER.vformat(catalog(lang)[key], (), params)

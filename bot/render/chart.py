@@ -10,15 +10,10 @@ charts can be drawn in threads or worker processes at the same time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
-from estimator.errors import EstimatorError
-from estimator.estimate import estimate
-from estimator.hardware.types import Machine
 from estimator.result import COMPONENTS, Device, Estimate
-from estimator.vocabulary import ASSUMED_MAX_CONTEXT
-from estimator.workload import Workload
 
 from ..i18n import t
 from . import numbers
@@ -111,31 +106,11 @@ class Chart:
         return [self.title, self.subtitle, self.bars.total, *self.legend()]
 
 
-def context_curve(
-    workload: Workload, machine: Machine | None, points: int = 12, start: int = 1024
-) -> list[tuple[int, int]]:
-    """(context, bytes on the fullest device) at start, 2x start, 4x start, ... (at most `points`
-    of them), ending at the model's maximum context: how far the context can grow before the
-    KV cache pushes the job out of memory. Contexts the estimator rejects are left out."""
-    limit = workload.model.max_context or ASSUMED_MAX_CONTEXT
-    contexts = [start << i for i in range(points) if start << i <= limit]
-    if limit not in contexts and len(contexts) < points:
-        contexts.append(limit)
-    curve = []
-    for context in contexts:
-        try:
-            est = estimate(replace(workload, context=context), machine)
-        except EstimatorError:
-            continue
-        curve.append((context, est.per_device_bytes))
-    return curve
-
-
 def memory_chart(
     est: Estimate, lang: str, context_curve: list[tuple[int, int]] | None = None
 ) -> bytes:
-    """The estimate as PNG bytes; with `context_curve` (from `context_curve()`) a second panel
-    shows memory against context length."""
+    """The estimate as PNG bytes; with `context_curve` (from estimator.curve.context_curve) a
+    second panel shows memory against context length."""
     from .chart_png import png
 
     return png(memory_figure(est, lang, context_curve))

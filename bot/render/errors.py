@@ -1,21 +1,50 @@
-"""One friendly line for an estimator error, in the user's language."""
+"""One friendly line for an estimator error, in the user's language. It never raises: an error
+whose parameters do not fill its message still gets a line."""
 
 from __future__ import annotations
 
+import string
+from typing import Any
+
 from estimator.errors import EstimatorError
 
-from ..i18n import has, t
+from ..i18n import catalog, has, t
+from . import numbers
+
+_LISTS = ("suggestions", "known", "options", "missing")
+_COUNTS = ("params",)
+_MAX_VALUE = 80
+
+
+class _Filled(dict):
+    """Format parameters where a name the message has but the error lacks stays empty."""
+
+    def __missing__(self, name: str) -> str:
+        return ""
+
+
+def _shown(name: str, value: Any, lang: str) -> str:
+    if name in _COUNTS and isinstance(value, int | float) and not isinstance(value, bool):
+        return numbers.count(value, lang)
+    if isinstance(value, int) and not isinstance(value, bool):
+        # str() of a 5,000-digit integer raises (Python's int_max_str_digits).
+        return "> 10^30" if abs(value) >= 10**30 else str(value)
+    return str(value)[:_MAX_VALUE]
 
 
 def message(error: EstimatorError, lang: str) -> str:
-    params = dict(error.params)
+    params: dict[str, Any] = dict(error.params)
     key = f"error.{error.code}"
-    for name in ("suggestions", "known", "options"):
+    for name in _LISTS:
         if name in params:
-            values = [str(v) for v in params[name]]
+            values = [str(v) for v in params[name] or ()]
             if name == "suggestions" and not values:
                 key += "_no_suggestion"
             params[name] = ", ".join(values)
     if not has(key, lang):
         return f"{t('error.prefix', lang)}: {error.code}"
-    return t(key, lang, **params)
+    filled = _Filled({name: _shown(name, value, lang) for name, value in params.items()})
+    try:
+        return string.Formatter().vformat(catalog(lang)[key], (), filled)
+    except (ValueError, IndexError, AttributeError, KeyError):
+        return f"{t('error.prefix', lang)}: {error.code}"

@@ -49,6 +49,27 @@ def number(x: float, lang: str) -> str:
     return _decimal(text, lang)
 
 
+def usd(x: float, lang: str) -> str:
+    """A price in dollars as prices are written: cents below 100 (0.80, 3.99), whole above."""
+    if abs(x) >= 100:
+        return integer(x, lang)
+    return _decimal(f"{x:,.2f}", lang)
+
+
+def duration(low_hours: float, high_hours: float, lang: str) -> str:
+    """A time range in the unit that reads best for its upper end: 25–40 min, 1.5–2.2 hours,
+    3.1–4.4 days."""
+    from ..i18n import t
+
+    if high_hours < 1:
+        low, high, unit = low_hours * 60, high_hours * 60, "unit.minutes"
+    elif high_hours < 48:
+        low, high, unit = low_hours, high_hours, "unit.hours"
+    else:
+        low, high, unit = low_hours / 24, high_hours / 24, "unit.days"
+    return f"{significant(low, lang)}–{significant(high, lang)} {t(unit, lang)}"
+
+
 def percent(x: float, lang: str, decimals: int = 0) -> str:
     return _decimal(f"{100 * x:.{decimals}f}%", lang)
 

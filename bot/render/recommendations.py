@@ -5,14 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from estimator.models import catalog
+from estimator import engines
 from estimator.result import Estimate
 from rules import Recommendation
 
 from ..i18n import t
 from . import numbers
-
-MIB = 1 << 20
 
 
 def _range(low: float, high: float, lang: str) -> str:
@@ -27,10 +25,10 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
     out.update(
         memory=numbers.size(rec.memory_bytes or 0, lang),
         alt_verdict=t(f"verdict.{rec.verdict}", lang) if rec.verdict else "",
-        per_device=numbers.size(p.get("per_device_mib", 0) * MIB, lang),
-        usable=numbers.size(p.get("usable_mib", 0) * MIB, lang),
+        per_device=numbers.size(p.get("per_device_bytes", 0), lang),
+        usable=numbers.size(p.get("usable_bytes", 0), lang),
         ram=numbers.size(p.get("ram_bytes", 0), lang),
-        data=numbers.size(p.get("data_mib", 0) * MIB, lang),
+        data=numbers.size(p.get("data_bytes", 0), lang),
         params=numbers.count(p.get("params_m", 0) * 1e6, lang),
         rows=numbers.integer(p.get("rows", 0), lang),
         features=numbers.integer(p.get("features", 0), lang),
@@ -38,11 +36,13 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
         cpu_tps=_range(p.get("cpu_tps_low", 0), p.get("cpu_tps_high", 0), lang),
         cpu_hours=_range(p.get("cpu_hours_low", 0), p.get("cpu_hours_high", 0), lang),
         gpu_hours=_range(p.get("gpu_hours_low", 0), p.get("gpu_hours_high", 0), lang),
-        usd_per_hour=numbers.number(p.get("usd_per_hour", 0), lang),
+        usd_per_hour=numbers.usd(p.get("usd_per_hour", 0), lang),
         purchase=f"{numbers.integer(p.get('purchase_usd', 0), lang)} USD",
-        cloud_price=numbers.number(p.get("cloud_usd_per_hour_x100", 0) / 100, lang),
+        cloud_price=numbers.usd(p.get("cloud_usd_per_hour", 0), lang),
         break_even_hours=numbers.integer(p.get("break_even_hours", 0), lang),
-        power_per_hour=numbers.number(p.get("power_usd_per_hour_x1000", 0) / 1000, lang),
+        power_per_hour=numbers.usd(p.get("power_usd_per_hour", 0), lang),
+        # macOS's sysctl takes decimal megabytes.
+        apple_limit_mb=round(p.get("apple_limit_bytes", 0) / 1e6),
         gpu_watts=numbers.integer(p.get("gpu_watts", 0), lang),
     )
     return out
@@ -51,38 +51,13 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
 def command(rec: Recommendation, est: Estimate) -> str:
     """What to paste to run what was estimated (launch hints only)."""
     i = est.inputs
-    found = catalog.find(i.model)
-    repo = found.hf_id if found else i.model
-    if rec.rule == "launch_vllm":
-        parts = [
-            f"vllm serve {repo}",
-            f"--max-model-len {i.context}",
-            "--gpu-memory-utilization 0.9",
-        ]
-        if i.gpu_count > 1:
-            parts.append(f"--tensor-parallel-size {i.gpu_count}")
-        if i.precision == "fp8":
-            parts.append("--quantization fp8")
-        if i.kv_precision == "fp8":
-            parts.append("--kv-cache-dtype fp8")
-        return " ".join(parts)
-    if rec.rule == "launch_llamacpp":
-        layers = (
-            est.offload.gpu_layers if est.offload and est.offload.gpu_layers is not None else 999
-        )
-        parts = [
-            f"llama-server -m {i.model}-{i.precision.upper()}.gguf",
-            f"-c {i.context * i.concurrency}",
-            f"-ngl {layers}",
-        ]
-        if i.concurrency > 1:
-            parts.append(f"--parallel {i.concurrency}")
-        if i.kv_precision in ("q8_0", "q4_0"):
-            parts.append(f"-fa on --cache-type-k {i.kv_precision} --cache-type-v {i.kv_precision}")
-        return " ".join(parts)
+    if rec.rule in ("launch_vllm", "launch_llamacpp"):
+        return engines.command(est)
+    # Turing and Volta cards have no bfloat16: the snippet must not ask for it there.
+    half = "bfloat16" if rec.params.get("gpu_bf16", 1) else "float16"
     quant = (
         'BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True, '
-        "bnb_4bit_compute_dtype=torch.bfloat16); "
+        f"bnb_4bit_compute_dtype=torch.{half}); "
         if i.method == "qlora"
         else ""
     )
@@ -92,7 +67,7 @@ def command(rec: Recommendation, est: Estimate) -> str:
     return (
         f"{quant}LoraConfig(r={i.lora_rank}, lora_alpha={2 * (i.lora_rank or 8)}, target_modules={targets}); "
         f"TrainingArguments(per_device_train_batch_size={i.batch}, gradient_checkpointing="
-        f"{bool(i.grad_checkpointing)}, bf16=True)"
+        f"{bool(i.grad_checkpointing)}, {'bf16' if half == 'bfloat16' else 'fp16'}=True)"
     )
 
 

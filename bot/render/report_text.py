@@ -13,19 +13,25 @@ def _n(x: float, lang: str) -> str:
 
 
 def lines(rep: Report, lang: str) -> list[str]:
-    return speed(rep, lang) + cost(rep, lang)
+    """Speed and cost under their titles, each block after a blank line."""
+    out: list[str] = []
+    for title, items in (
+        (t("table.speed", lang), speed(rep, lang)),
+        (t("table.cost", lang), cost(rep, lang)),
+    ):
+        if items:
+            out += ["", title, *(f"  {item}" for item in items)]
+    return out
 
 
 def speed(rep: Report, lang: str) -> list[str]:
+    """Decode, prefill and training-time lines (empty when nothing was estimated)."""
     out: list[str] = []
     s, tr = rep.speed, rep.training
-    if s is not None or tr is not None:
-        out += ["", t("table.speed", lang)]
     if s is not None:
         seqs = rep.estimate.inputs.concurrency * rep.estimate.inputs.batch
         out.append(
-            "  "
-            + t(
+            t(
                 "table.decode",
                 lang,
                 low=_n(s.decode_per_sequence.low, lang),
@@ -37,8 +43,7 @@ def speed(rep: Report, lang: str) -> list[str]:
         )
         if s.prefill is not None and s.time_to_first_token is not None:
             out.append(
-                "  "
-                + t(
+                t(
                     "table.prefill",
                     lang,
                     low=_n(s.prefill.low, lang),
@@ -49,13 +54,11 @@ def speed(rep: Report, lang: str) -> list[str]:
             )
     if tr is not None:
         out.append(
-            "  "
-            + t(
+            t(
                 "table.training_time",
                 lang,
                 tokens=numbers.integer(tr.tokens, lang),
-                low=_n(tr.hours.low, lang),
-                high=_n(tr.hours.high, lang),
+                time=numbers.duration(tr.hours.low, tr.hours.high, lang),
                 rate_low=_n(tr.tokens_per_second.low, lang),
                 rate_high=_n(tr.tokens_per_second.high, lang),
             )
@@ -64,11 +67,12 @@ def speed(rep: Report, lang: str) -> list[str]:
 
 
 def cost(rep: Report, lang: str) -> list[str]:
-    out = ["", t("table.cost", lang)]
+    """Cloud, electricity and purchase lines."""
+    out = []
     if not rep.cloud:
-        out.append("  " + t("table.cloud_none", lang))
+        out.append(t("table.cloud_none", lang))
     for o in rep.cloud:
-        price = numbers.number(round(o.usd_per_hour, 2), lang)
+        price = numbers.usd(o.usd_per_hour, lang)
         common = {
             "provider": o.instance.provider,
             "instance": o.instance.instance,
@@ -77,22 +81,18 @@ def cost(rep: Report, lang: str) -> list[str]:
         }
         if o.job_usd is not None:
             out.append(
-                "  "
-                + t(
+                t(
                     "table.cloud_job",
                     lang,
-                    low=_n(o.job_usd.low, lang),
-                    high=_n(o.job_usd.high, lang),
+                    low=numbers.usd(o.job_usd.low, lang),
+                    high=numbers.usd(o.job_usd.high, lang),
                     **common,
                 )
             )
         elif o.usd_per_million_tokens is not None:
             r = o.usd_per_million_tokens
             out.append(
-                "  "
-                + t(
-                    "table.cloud_tokens", lang, low=_n(r.low, lang), high=_n(r.high, lang), **common
-                )
+                t("table.cloud_tokens", lang, low=_n(r.low, lang), high=_n(r.high, lang), **common)
             )
     power = rep.electricity
     if power is not None:
@@ -110,12 +110,12 @@ def cost(rep: Report, lang: str) -> list[str]:
                 low=_n(power.job.low, lang),
                 high=_n(power.job.high, lang),
             )
-        out.append("  " + text)
+        out.append(text)
     buy = rep.purchase
     if buy is not None:
         key = "table.purchase" if buy.verified else "table.purchase_unverified"
         text = t(key, lang, usd=numbers.integer(buy.usd, lang))
         if buy.break_even_hours is not None:
             text += t("table.break_even", lang, hours=numbers.integer(buy.break_even_hours, lang))
-        out.append("  " + text)
+        out.append(text)
     return out

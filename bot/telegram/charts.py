@@ -1,5 +1,5 @@
-"""The memory chart of an answer: estimated here, drawn in worker processes, cached per
-estimate.
+"""The memory chart of an answer: the answer's own estimate, drawn in worker processes,
+cached per estimate.
 
 Drawing takes matplotlib a tenth of a second or more of CPU: on the event loop (or in a thread,
 holding the GIL for most of it) that stalls every other chat. The workers are separate
@@ -22,13 +22,9 @@ from dataclasses import dataclass
 from multiprocessing.pool import Pool
 from typing import Any
 
-from estimator.errors import EstimatorError
-from estimator.estimate import estimate
 from estimator.result import Estimate
 
-from ..conversation.answer import machine, workload
 from ..conversation.reply import Reply
-from ..model_source import needs_download
 from ..render import numbers
 
 log = logging.getLogger(__name__)
@@ -144,23 +140,6 @@ class _Kept:
     file_id: str | None = None
 
 
-def _prepared(reply: Reply) -> tuple[Estimate, list[tuple[int, int]] | None] | None:
-    from ..render.chart import context_curve
-
-    draft = reply.parsed
-    units = numbers.UNITS.set(reply.units)  # this call's copy of the context only
-    try:
-        work, _ = workload(draft)
-        box = machine(draft)
-        est = estimate(work, box)
-        curve = context_curve(work, box) if work.task == "inference" else None
-    except EstimatorError:
-        return None
-    finally:
-        numbers.UNITS.reset(units)
-    return est, curve
-
-
 class Charts:
     """The charts of one bot: its own cache (Telegram's file ids belong to one bot), the
     process's shared pool."""
@@ -182,16 +161,10 @@ class Charts:
         if key in self._kept:
             self._kept.move_to_end(key)
             return ChartJob(key, None, reply.language, reply.units, None)
-        model = reply.parsed.model
-        made = (
-            await asyncio.to_thread(_prepared, reply)
-            if model and needs_download(model)
-            else _prepared(reply)
-        )
-        if made is None:
+        drawing = reply.drawing()
+        if drawing is None:
             return None
-        est, curve = made
-        return ChartJob(key, est, reply.language, reply.units, curve)
+        return ChartJob(key, drawing.estimate, reply.language, reply.units, drawing.curve)
 
     async def photo(self, job: ChartJob) -> bytes | str | None:
         """Telegram's file id when it has the chart, else its PNG (drawn now unless kept);

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from html import escape
 
+from ..conversation.reply import Reply, Section
+
 MESSAGE_LIMIT = 4096
 CAPTION_LIMIT = 1024
 # Room for the tags one message adds around its lines.
@@ -48,18 +50,64 @@ def split(
     return [m for m in messages if m.strip()]
 
 
-def answer(text: str) -> list[str]:
-    """A conversational reply: the first line (the headline or question) in bold, section
-    headers (lines ending in ':') in italics."""
+def _bold(line: str) -> str:
+    return f"<b>{line}</b>" if line else line
 
-    def markup(index: int, line: str) -> str:
-        if index == 0 or (index == 1 and line.split(":", 1)[0].isalpha()):
-            return f"<b>{line}</b>" if line else line
-        if line.endswith(":") and not line.startswith(" "):
-            return f"<i>{line}</i>"
-        return line
 
-    return split(text.split("\n"), markup)
+def _italic(line: str) -> str:
+    return f"<i>{line}</i>" if line else line
+
+
+def _code(line: str) -> str:
+    return f"<code>{line}</code>" if line else line
+
+
+def _plain(line: str) -> str:
+    return line
+
+
+def _lines(section: Section) -> list[tuple[str, Callable[[str], str]]]:
+    """A section's lines, each with the markup it takes; choices and hints become buttons."""
+    kind = section.kind
+    if kind in ("choices", "hint"):
+        return []
+    out: list[tuple[str, Callable[[str], str]]] = []
+    if section.title:
+        out.append((section.title, _italic))
+    for n, item in enumerate(section.items, 1):
+        strong = kind == "headline" or (item.primary and kind in ("verdict", "inverse", "plan"))
+        if kind == "advice":
+            out.append(
+                (
+                    f"{'→' if item.primary else ''}{n}. {item.text}",
+                    _bold if item.primary else _plain,
+                )
+            )
+        elif kind == "refinements":
+            out.append((f"• {item.text}", _plain))
+        elif kind == "calculation":
+            out += [(line, _code) for line in item.text.split("\n")]
+        else:
+            out += [(line, _bold if strong else _plain) for line in item.text.split("\n")]
+        if item.detail:
+            out.append((f"   {item.detail}", _plain))
+        if item.command:
+            out.append((item.command, _code))
+    return out
+
+
+def reply(answer: Reply) -> list[str]:
+    """A reply's sections as Telegram messages: the headline and the verdict that matters in
+    bold, section titles in italics, commands as code; blocks set off by a blank line."""
+    marked: list[tuple[str, Callable[[str], str]]] = []
+    for section in answer.sections:
+        lines = _lines(section)
+        if not lines:
+            continue
+        if marked and section.kind not in ("verdict", "breakdown"):
+            marked.append(("", _plain))
+        marked += lines
+    return split([line for line, _ in marked], lambda i, escaped: marked[i][1](escaped))
 
 
 def preformatted(text: str) -> list[str]:

@@ -27,6 +27,7 @@ from telegram.ext import ContextTypes
 from storage import Storage
 
 from ..conversation.parse import MAX_TEXT
+from ..conversation.reply import Reply
 from ..conversation.service import Conversation
 from ..i18n import supported, t
 from .chat_handlers import reader_language, share_link
@@ -36,7 +37,6 @@ log = logging.getLogger(__name__)
 # Telegram may keep an inline answer this long for the same query text (Bot API,
 # answerInlineQuery cache_time); the numbers do not change.
 CACHE_S = 300
-CARD_LINES = 2  # the headline and the verdict
 START_PAYLOAD = "inline"  # the /start payload when someone opens the bot from an empty query
 
 
@@ -53,7 +53,6 @@ class InlineHandlers:
             await self._reply(update, [], t("tg.inline.ask", lang), START_PAYLOAD)
             return
         reply = await self.conversation.preview(text, lang)
-        lines = [line for line in reply.text.split("\n") if line.strip()]
         if not reply.about_one_workload:
             # A question back ("which GPU?") or a list: better asked in the private chat.
             await self._reply(update, [], t("tg.inline.incomplete", lang), START_PAYLOAD)
@@ -64,7 +63,7 @@ class InlineHandlers:
         inputs = reply.parsed.model_dump(mode="json", exclude_none=True)
         shared = await self.storage.shared.share(user.id, text, inputs)
         link = share_link(context.bot.username, shared.token)
-        card = lines[:CARD_LINES]
+        card = _card(reply)
         open_full = InlineKeyboardMarkup(
             [[InlineKeyboardButton(t("tg.inline.open", reply.language), url=link)]]
         )
@@ -89,3 +88,13 @@ class InlineHandlers:
         except TelegramError as error:
             # The user typed on and Telegram no longer wants this one ("query is too old").
             log.info("an inline answer was not taken: %s", error)
+
+
+def _card(reply: Reply) -> list[str]:
+    """The headline, then the verdict's lines."""
+    lines = []
+    for kind in ("headline", "verdict"):
+        section = reply.section(kind)
+        if section is not None:
+            lines += [item.text for item in section.items if item.primary or kind == "headline"]
+    return lines or reply.text.split("\n")[:2]

@@ -96,7 +96,7 @@ class Sender:
         """The reply, then (in the background) its chart when it has one and the reader
         wants charts. `replacing`: the bot's message to edit into this reply instead of
         sending a new one (a refinement, when the reader chose answers edited in place)."""
-        chunks = html.preformatted(answer.text) if table else html.answer(answer.text)
+        chunks = html.preformatted(answer.text) if table else html.reply(answer)
         markup = None if table else buttons.keyboard(answer)
         if replacing is not None and await self._edit(replacing, chunks[0], markup, len(chunks)):
             chunks = chunks[1:]

@@ -1,5 +1,5 @@
 """Calibration of the estimator against published memory measurements.
 
-published_measurements.csv is shared/calibration/published_measurements.csv (94 rows, each with
-its source). rows.py says how each row maps onto a workload; compare.py runs them.
+published_measurements.csv holds 94 memory figures others measured and published (model
+READMEs, papers, framework docs), each with its source. rows.py says how each row maps onto a workload; compare.py runs them.
 """

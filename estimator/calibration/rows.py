@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-# Kinds and the tolerance each row of the kind must meet (issue 2 targets; fit rows must be
+# Kinds and the tolerance each row of the kind must meet (the targets; fit rows must be
 # classified right, info rows are only reported).
 WEIGHTS = "weights"  # weights-only and checkpoint sizes: within 3%
 KV = "kv_cache"  # KV-cache-only figures: within 2%

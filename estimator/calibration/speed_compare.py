@@ -16,7 +16,7 @@ from ..workload import Workload
 from .compare import _architecture
 from .speed_rows import SPEED_ROWS, SpeedRow
 
-# Issue 3's target: single-sequence decode within a factor 1.5 of the measurement.
+# The target: single-sequence decode within a factor 1.5 of the measurement.
 FACTOR_TARGET = 1.5
 
 

@@ -18,7 +18,7 @@ DISPLAY_SHARE_BYTES = 512 * MIB
 
 # macOS lets the GPU wire about 2/3 of unified memory on machines up to 36 GB and about 3/4 above
 # (recommendedMaxWorkingSetSize: 10922.67 MB on 16 GB M1, ~47-48 GB on 64 GB M2 Max, ~96 GB on
-# 128 GB M1 Ultra; shared/reference/apple_working_set.csv). Raisable with iogpu.wired_limit_mb.
+# 128 GB M1 Ultra: llama.cpp Metal logs in abetlen/llama-cpp-python issue #687 and exo-explore/exo PR #1672; Apple's MTLDevice.recommendedMaxWorkingSetSize). Raisable with iogpu.wired_limit_mb.
 APPLE_SMALL_FRACTION = 2 / 3
 APPLE_LARGE_FRACTION = 3 / 4
 APPLE_SMALL_LIMIT_GB = 36
@@ -27,7 +27,7 @@ APPLE_SMALL_LIMIT_GB = 36
 # measurement: desktop OSes need a few GB for themselves.
 OS_RESERVE_BYTES = 2 * GIB
 
-# Answers with less free memory than this share of usable capacity are "tight" (issue 2).
+# Answers with less free memory than this share of usable capacity are "tight": a stated margin for allocator fragmentation and load spikes, not a measurement.
 TIGHT_HEADROOM = 0.10
 
 # --- transformers (generate) ---------------------------------------------------------------

@@ -3,7 +3,7 @@ and how ZeRO / FSDP shards them across data-parallel GPUs or offloads them to CP
 
 Bytes per trainable parameter, by framework:
 - transformers (HF Trainer + PEFT) and plain PyTorch mixed precision: 2 weights + 2 gradients +
-  4 fp32 master + 8 AdamW = 16 (DESIGN.md; ZeRO paper arXiv:1910.02054 §3.1 "2Ψ + 2Ψ + KΨ",
+  4 fp32 master + 8 AdamW = 16 (ZeRO paper arXiv:1910.02054 §3.1 "2Ψ + 2Ψ + KΨ",
   K = 12). fp32 training: 4 + 4 + 8, no master copy.
 - DeepSpeed: its estimators count 2 (16-bit gradients) + 4 (fp32 gradients) + 4 (fp32 params)
   + 8 (Adam) = 18 per parameter on top of the 16-bit weights

@@ -1,4 +1,5 @@
-"""The packaged model catalog (data/models.json, built from shared/reference/models.csv)."""
+"""The packaged model catalog (data/models.json, compiled from each model's config.json; every
+entry names its source)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import EstimatorError
-from . import families
+from . import families, vision
 from .types import Architecture
 
 # Older or remote-code configs spell the same fields differently (GPT-2 style, Falcon RW).
@@ -17,9 +17,20 @@ _ALIASES = {
     "num_attention_heads": ("n_head",),
     "num_key_value_heads": ("n_head_kv", "num_kv_heads"),
 }
-# Falcon's original RW configs name the model type after the class.
-_MODEL_TYPES = {"RefinedWeb": "falcon", "RefinedWebModel": "falcon", "gemma3": "gemma3_text"}
+# Falcon's original RW configs name the model type after the class; vision-language wrappers
+# name their text model after themselves.
+_MODEL_TYPES = {
+    "RefinedWeb": "falcon",
+    "RefinedWebModel": "falcon",
+    "gemma3": "gemma3_text",
+    "qwen2_5_vl": "qwen2",
+    "qwen2_5_vl_text": "qwen2",
+    "mistral3_text": "mistral",
+    "llama4": "llama4_text",
+}
 _DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+# Keys a wrapper holds for its text model when the text_config leaves them out.
+_SHARED = ("torch_dtype", "dtype", "quantization_config", "tie_word_embeddings")
 
 
 def normalise(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -28,10 +39,11 @@ def normalise(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
     cfg = dict(raw)
     text = cfg.get("text_config")
     if isinstance(text, Mapping):
-        notes.append("vision_tower_excluded")
+        if not vision.has_tower(raw):
+            notes.append("vision_tower_excluded")
         inner = dict(text)
         inner.setdefault("model_type", f"{cfg.get('model_type', '')}_text")
-        for key in ("torch_dtype", "dtype", "quantization_config", "tie_word_embeddings"):
+        for key in _SHARED:
             if key in cfg and key not in inner:
                 inner[key] = cfg[key]
         cfg = inner
@@ -66,8 +78,25 @@ def checkpoint_precision(cfg: Mapping[str, Any]) -> str:
             return "awq"
         if method == "bitsandbytes":
             return "nf4" if quant.get("load_in_4bit") else "int8"
+        if method == "compressed-tensors":
+            return _compressed_tensors(quant)
     dtype = cfg.get("torch_dtype") or cfg.get("dtype")
     return _DTYPES.get(str(dtype), "bf16")
+
+
+def _compressed_tensors(quant: Mapping[str, Any]) -> str:
+    """llm-compressor checkpoints: FP8 (float, 8 bits) or 4/8-bit integer weights (W4A16 and
+    W8A16 pack like GPTQ: group scales per output column)."""
+    groups = quant.get("config_groups")
+    scheme = next(iter(groups.values()), {}) if isinstance(groups, Mapping) and groups else {}
+    weights = scheme.get("weights") if isinstance(scheme, Mapping) else None
+    if not isinstance(weights, Mapping):
+        return "bf16"
+    if weights.get("type") == "float" and weights.get("num_bits") == 8:
+        return "fp8_block" if weights.get("block_structure") else "fp8"
+    if weights.get("type") == "int":
+        return "gptq-int8" if weights.get("num_bits") == 8 else "gptq"
+    return "bf16"
 
 
 def from_dict(raw: Mapping[str, Any], name: str) -> Architecture:
@@ -75,4 +104,16 @@ def from_dict(raw: Mapping[str, Any], name: str) -> Architecture:
         raise EstimatorError("config_not_object")
     cfg, notes = normalise(raw)
     arch = families.build(name, cfg)
+    tower = vision.tower(raw, arch.hidden_size)
+    if tower is not None:
+        arch = replace(
+            arch,
+            linears=arch.linears + tower.linears,
+            other_params=arch.other_params + tower.other,
+            vision_params=tower.params,
+            image_tokens=tower.image_tokens,
+            image_size=tower.image_size,
+        )
+    if arch.generic:
+        notes.append("generic_architecture")
     return replace(arch, checkpoint_precision=checkpoint_precision(cfg), notes=tuple(notes))

@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# What one layer mixes tokens with, which decides what it caches per sequence (kv_cache.py):
+# every token (full attention), the last `sliding_window` tokens, the tokens of the current
+# `chunk_size` chunk (Llama 4's local layers), a fixed-size state (linear attention and SSM
+# layers: Gated DeltaNet, Mamba), or nothing (Nemotron-H's MLP-only layers).
+FULL = "full"
+SLIDING = "sliding"
+CHUNKED = "chunked"
+STATE = "state"
+NO_MIXER = "none"
+LAYER_KINDS = (FULL, SLIDING, CHUNKED, STATE, NO_MIXER)
+
 
 @dataclass(frozen=True, slots=True)
 class Linear:
@@ -69,6 +80,28 @@ class Architecture:
     # The precision the published checkpoint is stored in (bf16, fp16, fp8_block, mxfp4, ...).
     checkpoint_precision: str = "bf16"
     notes: tuple[str, ...] = field(default=())
+    # Per layer, one of LAYER_KINDS; empty means full attention except `sliding_layers`.
+    layer_kinds: tuple[str, ...] = ()
+    chunk_size: int | None = None
+    # Elements of the fixed state one sequence keeps in one STATE layer (convolution window and
+    # recurrent state together).
+    state_elements: int = 0
+    # Parameters of the vision tower and projector, already inside `linears`/`other_params`.
+    vision_params: int = 0
+    # Tokens one image takes in the context, at the resolution `image_size` names (pixels).
+    image_tokens: int | None = None
+    image_size: str | None = None
+    # Built by the generic decoder-only reader rather than a family's own builder.
+    generic: bool = False
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The kind of every layer."""
+        if self.layer_kinds:
+            return self.layer_kinds
+        if self.sliding_layers:
+            return tuple(SLIDING if s else FULL for s in self.sliding_layers)
+        return (FULL,) * self.num_layers
 
     @property
     def embedding_params(self) -> int:

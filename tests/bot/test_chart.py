@@ -10,8 +10,9 @@ from itertools import pairwise
 import pytest
 
 from bot.i18n import t
-from bot.render.chart import context_curve, memory_chart, memory_figure
+from bot.render.chart import memory_chart, memory_figure
 from bot.render.numbers import size
+from estimator.curve import context_curve
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.workload import Workload

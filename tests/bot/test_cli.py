@@ -322,3 +322,67 @@ def test_estimate_does_not_load_the_database_layer():
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["estimate", "--model", "7B", "--task", "inference"],
+        ["fit", "gpu", "--model", "7B", "--task", "inference"],
+        ["ask", "7B on a 4090"],
+        ["chat"],
+        ["profile", "list"],
+        ["calibrate"],
+    ],
+)
+def test_a_language_without_a_catalog_is_refused(capsys, monkeypatch, argv):
+    monkeypatch.delenv("LLM_SIZER_LANG", raising=False)
+    code, out, err = run(capsys, *argv, "--lang", "de")
+    assert (code, out) == (2, "")
+    assert err == "error: --lang de is not a language I answer in; use en or nl\n"
+
+
+def test_the_refusal_is_in_the_default_language(capsys, monkeypatch):
+    monkeypatch.setenv("LLM_SIZER_LANG", "nl")
+    code, _, err = run(capsys, "estimate", "--model", "7B", "--task", "inference", "--lang", "fr")
+    assert code == 2
+    assert err == "error: --lang fr is geen taal waarin ik antwoord; kies en of nl\n"
+
+
+def test_language_codes_in_capitals_are_accepted(capsys):
+    code, out, _ = run(capsys, "estimate", "--model", "7B", "--task", "inference", "--lang", "NL")
+    assert code == 0 and "Oordeel:" in out
+
+
+def test_a_model_folder_is_named_after_itself(capsys, tmp_path):
+    """`--model models/my-llama` (a folder holding config.json) is called my-llama, not after
+    the folder around it."""
+    from tests.conftest import FIXTURES
+
+    folder = tmp_path / "models" / "my-llama"
+    folder.mkdir(parents=True)
+    config = json.loads((FIXTURES / "configs" / "llama-3.1-8b" / "config.json").read_text())
+    config.pop("_name_or_path", None)
+    (folder / "config.json").write_text(json.dumps(config))
+    for given in (folder, folder / "config.json"):
+        code, out, _ = run(
+            capsys, "estimate", "--model", str(given), "--task", "inference", "--json"
+        )
+        assert code == 0
+        assert json.loads(out)["inputs"]["model"] == "my-llama", given
+
+
+NOTHING_FITS = "Nothing in the search fits this workload"
+
+
+def test_nothing_fits_is_exit_1_in_fit_and_ask(capsys, monkeypatch, tmp_path):
+    """The same inverse question, as flags and in words: the same answer and the same code."""
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite'}")
+    monkeypatch.delenv("LLM_SIZER_LANG", raising=False)
+    flags = ["fit", "context", "--model", "llama-3.1-405b", "--task", "inference", "--gpu", "4090"]
+    code, out, _ = run(capsys, *flags)
+    assert code == 1 and out.startswith(NOTHING_FITS)
+    code, out, _ = run(capsys, "ask", "longest context for llama 3.1 405b on an rtx 4090")
+    assert code == 1 and out.startswith(NOTHING_FITS)
+    code, out, _ = run(capsys, "ask", "longest context for qwen2.5 7b on an rtx 4090")
+    assert code == 0 and not out.startswith(NOTHING_FITS)

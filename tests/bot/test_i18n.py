@@ -4,7 +4,9 @@ import re
 import string
 from pathlib import Path
 
-from bot.i18n import LANGUAGES, catalog
+import pytest
+
+from bot.i18n import LANGUAGES, catalog, t
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,3 +47,14 @@ def test_every_note_has_a_sentence():
                 if k in (f"step.{key}", f"assume.{key}") or k.startswith(f"step.{key}.")
             ]
             assert texts, key
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "many"),
+    [("en", "1 sequence =", "8 sequences ="), ("nl", "1 reeks =", "8 reeksen =")],
+)
+def test_plurals_follow_the_number(lang, one, many):
+    params = dict(weights="1 GiB", kv="2 GiB", bytes="3 GiB")
+    assert one in t("step.decode_bytes", lang, sequences="1", **params)
+    assert many in t("step.decode_bytes", lang, sequences=8, **params)
+    assert "(s)" not in t("step.decode_bytes", lang, sequences=8, **params)

@@ -21,10 +21,18 @@ def test_folder_holding_a_config():
     assert resolve_model(str(CONFIGS / "llama-3.1-8b")).architecture.params == 8_030_261_248
 
 
-def test_multimodal_wrapper_uses_its_text_config():
+def test_multimodal_wrapper_counts_its_vision_tower():
     arch = resolve_model(str(CONFIGS / "gemma-3-4b-it")).architecture
-    assert arch.params == 3_880_263_168  # the catalog's text-only count
-    assert "vision_tower_excluded" in arch.notes
+    text = 3_880_263_168  # the text model alone
+    # SigLIP: conv 3x14x14x1152 + bias, 64x64 positions, 27 blocks, post-norm; then the
+    # projector matrix 1152 x 2560 and its RMSNorm.
+    block = 4 * (1152 * 1152 + 1152) + (1152 * 4304 + 4304) + (4304 * 1152 + 1152) + 4 * 1152
+    siglip = 3 * 14 * 14 * 1152 + 1152 + 4096 * 1152 + 27 * block + 2 * 1152
+    assert siglip == 416_866_032
+    assert arch.vision_params == siglip + 1152 * 2560 + 1152
+    assert arch.params == text + arch.vision_params == 4_300_079_472
+    assert "vision_tower_excluded" not in arch.notes
+    assert (arch.image_tokens, arch.image_size) == (256, "896x896")
     assert sum(arch.sliding_layers) == 29
 
 
@@ -46,7 +54,7 @@ def test_quantization_config_sets_the_checkpoint_precision():
         ("{broken", "config_unreadable"),
         ("[1, 2, 3]", "config_not_object"),
         (json.dumps({"model_type": "t5", "d_model": 512}), "unsupported_architecture"),
-        (json.dumps({"model_type": "llama", "hidden_size": -1}), "config_bad_value"),
+        (json.dumps({"model_type": "llama", "hidden_size": -1}), "config_out_of_range"),
         (json.dumps({"model_type": "llama", "hidden_size": 4096}), "config_missing_key"),
         (
             json.dumps({"model_type": "llama", "hidden_size": "big", "num_attention_heads": 2}),

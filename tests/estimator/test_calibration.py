@@ -1,4 +1,4 @@
-"""Every usable published measurement, within the tolerance of its kind (issue 2 targets)."""
+"""Every usable published measurement, within the tolerance of its kind (the targets of each kind)."""
 
 import statistics
 

@@ -1,4 +1,4 @@
-"""Exact parameter counts, derived by hand per family (shared/reference/formulas.md)."""
+"""Exact parameter counts, derived by hand per family from each model's modeling code."""
 
 import pytest
 

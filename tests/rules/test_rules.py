@@ -1,11 +1,14 @@
 """Each rule at its boundary, through the real durable-rules engine."""
 
+import json
+
 import pytest
 
 from rules.advice import engine
 from rules.ruleset import BY_ID, RULES
 
 LLM = {"t": "workload", "kind": "llm"}
+_NO_FIT = {"task": "inference", "verdict": "does_not_fit"}
 
 
 def fired(fact: dict) -> list[str]:
@@ -73,8 +76,8 @@ def test_every_rule_has_a_unique_id_and_priority_order():
         ),
         (
             "infer_apple_limit",
-            {"device": "apple", "verdict": "offload", "apple_limit_mb": 60000},
-            {"device": "apple", "verdict": "does_not_fit", "apple_limit_mb": 60000},
+            {"device": "apple", "verdict": "offload", "apple_limit_bytes": 60_000_000_000},
+            {"device": "apple", "verdict": "does_not_fit", "apple_limit_bytes": 60_000_000_000},
         ),
         (
             "give_ram",
@@ -95,13 +98,57 @@ def test_every_rule_has_a_unique_id_and_priority_order():
         ),
         (
             "apple_working_set",
-            {"device": "apple", "per_device_mib": 8001, "usable_mib": 10000},
-            {"device": "apple", "per_device_mib": 8000, "usable_mib": 10000},
+            {"device": "apple", "per_device_bytes": 8001, "usable_bytes": 10000},
+            {"device": "apple", "per_device_bytes": 8000, "usable_bytes": 10000},
         ),
         (
             "cloud_or_buy",
-            {"verdict": "fits", "break_even_hours": 400},
-            {"verdict": "does_not_fit", "break_even_hours": 400},
+            {"verdict": "fits", "break_even_hours": 400, "owns": 0},
+            {"verdict": "does_not_fit", "break_even_hours": 400, "owns": 0},
+        ),
+        # An owner is not told to buy what they have.
+        (
+            "cloud_or_buy",
+            {"verdict": "fits", "break_even_hours": 400, "owns": 0},
+            {"verdict": "fits", "break_even_hours": 400, "owns": 1},
+        ),
+        (
+            "maintenance",
+            {"verdict": "fits", "purchase_usd": 1600, "owns": 0},
+            {"verdict": "fits", "purchase_usd": 1600, "owns": 1},
+        ),
+        # One GPU of their own: more GPUs only when they asked about a GPU count.
+        (
+            "infer_tensor_parallel",
+            {**_NO_FIT, "tensor_parallel_fits": 1, "owns": 1, "gpu_count": 1, "asked_gpus": 1},
+            {**_NO_FIT, "tensor_parallel_fits": 1, "owns": 1, "gpu_count": 1, "asked_gpus": 0},
+        ),
+        (
+            "infer_tensor_parallel",
+            {**_NO_FIT, "tensor_parallel_fits": 1, "owns": 1, "gpu_count": 2, "asked_gpus": 0},
+            {**_NO_FIT, "tensor_parallel_fits": 0, "owns": 1, "gpu_count": 2, "asked_gpus": 0},
+        ),
+        (
+            "train_zero3",
+            {"task": "training", "verdict": "does_not_fit", "zero3_fits": 1, "owns": 0},
+            {
+                "task": "training",
+                "verdict": "does_not_fit",
+                "zero3_fits": 1,
+                "owns": 1,
+                "gpu_count": 1,
+                "asked_gpus": 0,
+            },
+        ),
+        (
+            "infer_shorter",
+            {**_NO_FIT, "shorter_fits": 1, "shorter_context": 1024},
+            {**_NO_FIT, "shorter_fits": 1, "shorter_context": 1023},
+        ),
+        (
+            "infer_cloud",
+            {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 1},
+            {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 0},
         ),
         ("power_and_cooling", {"gpu_watts": 1441}, {"gpu_watts": 1440}),
         (
@@ -125,11 +172,11 @@ def test_rule_at_its_boundary(rule, inside, outside):
     ("fact", "rule"),
     [
         (
-            {"kind": "classical", "rows": 9_999_999, "features": 10, "data_mib": 1},
+            {"kind": "classical", "rows": 9_999_999, "features": 10, "data_bytes": 1 << 20},
             "classical_ml_cpu",
         ),
         (
-            {"kind": "classical", "rows": 10_000_000, "features": 10, "data_mib": 1},
+            {"kind": "classical", "rows": 10_000_000, "features": 10, "data_bytes": 1 << 20},
             "classical_ml_large",
         ),
         ({"kind": "neural_net", "params_m": 99.9, "retrain_often": 0}, "small_net_cpu"),
@@ -144,3 +191,22 @@ def test_machine_learning_guidance(fact, rule):
 def test_a_fact_no_rule_matches_leaves_no_advice_and_no_crash():
     for _ in range(100):
         assert fired({"t": "workload", "kind": "nothing"}) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "cleaned"),
+    [(0.00005, 0), (3.99, 3.99), (2.0, 2), (1e17, 10**17), (0.1234567, 0.123457)],
+)
+def test_facts_reach_durable_without_exponent_floats(value, cleaned):
+    from rules.engine import clean
+
+    assert clean(value) == cleaned
+    assert "e" not in json.dumps(clean({"x": value}))
+
+
+def test_facts_are_in_real_units():
+    fired_fact = engine().evaluate(
+        {**LLM, "power_usd_per_hour": 0.00004, "per_device_bytes": 20 << 30}
+    )
+    assert "electricity" not in fired_fact.get("advice", [])  # 0.004 cents an hour is nothing
+    assert "electricity" in fired({**LLM, "power_usd_per_hour": 0.384})

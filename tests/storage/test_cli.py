@@ -223,7 +223,7 @@ def test_forget_asks_at_a_terminal(cli, database_url, monkeypatch, typed, code, 
     monkeypatch.setattr("sys.stdin", Terminal(typed))
     result, out, _ = cli("forget")
     assert result == code
-    assert out.startswith("This deletes everything stored about alice: 1 hardware profile(s)")
+    assert out.startswith("This deletes everything stored about alice: 1 hardware profile,")
     assert ("Deleted everything" in out) == deleted and ("Nothing deleted." in out) != deleted
     remaining = stored(database_url, lambda s: s.users.find("local", "alice"))
     assert (remaining is None) == deleted

@@ -129,6 +129,6 @@ async def test_buttons_under_an_answer_belong_to_its_asker(bot, fake):
     assert "training (qlora), nf4" in refined.plain_text
     # Quoting Bob's question, the refined answer's buttons are still his alone.
     assert refined.reply_to_message_id == question_id
-    fake.press_button(BOB, refined, "m:with 8192 tokens context", first_name="Bob")
+    fake.press_button(BOB, refined, "m:with 8k tokens context", first_name="Bob")
     again = (await fake.wait_messages(GROUP, 3, timeout=15))[2]
     assert "8,192 tokens" in again.plain_text and "qlora" in again.plain_text

@@ -1,0 +1,1 @@
+"""`llm-sizer mcp`: LLM Sizer's answers as tools of a Model Context Protocol server, for agents."""

@@ -1,0 +1,70 @@
+"""The inference engines, one module each, and the registry the estimator and planner use."""
+
+from __future__ import annotations
+
+from ..errors import EstimatorError
+from ..hardware.types import Machine
+from ..models import catalog
+from ..result import Estimate
+from . import llamacpp, transformers, vllm
+from .base import Engine, Launch
+
+__all__ = ["ENGINES", "Engine", "Launch", "canonical", "command", "get", "launch", "on"]
+
+# Registry order is the order of preference when several engines could run a request.
+ENGINES: dict[str, Engine] = {
+    e.name: e
+    for e in (
+        transformers.ENGINE,
+        vllm.ENGINE,
+        llamacpp.ENGINE,
+    )
+}
+ALIASES: dict[str, str] = {alias: e.name for e in ENGINES.values() for alias in e.aliases}
+
+
+def canonical(name: str) -> str | None:
+    """The registry name for what someone typed, or None for no inference engine."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    return key if key in ENGINES else None
+
+
+def get(name: str) -> Engine:
+    engine = ENGINES.get(name)
+    if engine is None:
+        raise EstimatorError(
+            "unknown_engine", engine=name[:30], task="inference", known=list(ENGINES)
+        )
+    return engine
+
+
+def on(machine: Machine | None) -> list[Engine]:
+    """The engines that run on `machine` (all of them when no hardware is given)."""
+    return [e for e in ENGINES.values() if e.runs_on(machine)]
+
+
+def launch(est: Estimate) -> Launch:
+    """What the launch command of `est` states."""
+    i = est.inputs
+    found = catalog.find(i.model)
+    off = est.offload
+    on_gpu = off is not None and off.gpu_layers is not None
+    return Launch(
+        model=i.model,
+        repo=found.hf_id if found else i.model,
+        precision=i.precision,
+        kv_precision=i.kv_precision or "",
+        context=i.context,
+        sequences=i.concurrency * i.batch,
+        gpus=i.gpu_count,
+        utilization=i.gpu_memory_utilization,
+        gpu_layers=off.gpu_layers if on_gpu else None,
+        total_layers=off.total_layers if on_gpu else None,
+        apple=i.machine_kind == "apple",
+    )
+
+
+def command(est: Estimate) -> str:
+    """The command that runs what `est` estimated, in its engine."""
+    return get(est.inputs.engine).command(launch(est))

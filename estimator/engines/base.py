@@ -1,0 +1,125 @@
+"""What every inference engine tells the estimator: its weight formats and what "int4"/"int8"
+mean in it, its KV-cache precisions and allocation unit, its memory plan, how much of a device it
+may use, its speed factors, the precision ladder the searches walk, and its launch command.
+
+One module per engine implements `Engine`; the registry (estimator/engines/__init__.py) lists
+them. Adding an engine is one module, one registry line and its catalog strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from ..capacity import gpu_usable, host_usable
+from ..hardware.types import Machine
+from ..memory.kv_cache import KvLayout, layout
+from ..models.types import Architecture
+from ..precision import WeightFormat
+from ..result import Note
+from ..speed_factors import PREFILL, Factor
+
+if TYPE_CHECKING:
+    from ..memory.inference import InferencePlan
+    from ..resolve import Resolved
+
+
+@dataclass(frozen=True, slots=True)
+class Launch:
+    """Everything a launch command states, taken from the estimate it runs."""
+
+    model: str  # catalog name (or the name the question gave)
+    repo: str  # Hugging Face repository of the unquantized checkpoint
+    precision: str  # weight format name (estimator/precision.py FORMATS)
+    kv_precision: str
+    context: int
+    sequences: int  # sequences decoded at once
+    gpus: int
+    utilization: float  # share of each GPU the engine may take (vLLM, SGLang)
+    # Layers kept on the GPUs when the rest run from CPU RAM (None: all on the GPUs).
+    gpu_layers: int | None = None
+    total_layers: int | None = None
+    # Decoder layers whose MoE experts stay in CPU RAM (llama.cpp --n-cpu-moe), 0: none.
+    cpu_moe_layers: int = 0
+    # Share of the layers per GPU on a mixed set (llama.cpp --tensor-split), () when even.
+    tensor_split: tuple[int, ...] = ()
+    apple: bool = False  # an Apple machine (MLX, Metal)
+
+
+class Engine(Protocol):
+    name: str  # canonical name, as in Workload.engine
+    label: str  # how answers name it
+    aliases: tuple[str, ...]  # what people type for it
+    devices: frozenset[str]  # device kinds it runs on (estimator/vocabulary.py DEVICE_KINDS)
+    int_formats: Mapping[str, str]  # "int4"/"int8" (and float aliases) -> its format
+    kv_precisions: frozenset[str]
+    kv_unit: int  # tokens of one KV allocation unit (vLLM pages, llama.cpp cells)
+    parallelism: str  # how it uses several GPUs: "tensor" or "layers"
+    offloads_layers: bool  # can keep decoder layers in CPU RAM
+    ladder: tuple[str, ...]  # weight formats, best quality first, for the searches
+
+    def runs_on(self, machine: Machine | None) -> bool: ...
+
+    def accepts(self, fmt: WeightFormat) -> bool: ...
+
+    def default_format(self, arch: Architecture, machine: Machine | None) -> str: ...
+
+    def default_kv(self, fmt: WeightFormat) -> str: ...
+
+    def kv_layout(self, arch: Architecture, element_bytes: float) -> KvLayout: ...
+
+    def memory_plan(self, r: Resolved, machine: Machine | None) -> InferencePlan: ...
+
+    def usable_bytes(
+        self, machine: Machine, utilization: float, index: int
+    ) -> tuple[int, list[Note]]: ...
+
+    def decode_factors(self, kind: str) -> tuple[Factor, Factor]: ...
+
+    def prefill_factor(self, kind: str) -> Factor: ...
+
+    def command(self, launch: Launch) -> str: ...
+
+
+class EngineBase:
+    """Defaults most engines share; each module overrides what differs."""
+
+    name = ""
+    label = ""
+    aliases: tuple[str, ...] = ()
+    devices: frozenset[str] = frozenset({"gpu"})
+    int_formats: Mapping[str, str] = {}
+    kv_precisions: frozenset[str] = frozenset({"bf16", "fp16"})
+    kv_unit = 1
+    parallelism = "layers"
+    offloads_layers = False
+    ladder: tuple[str, ...] = ()
+    # MLA models cache the latent (absorbed projections) unless the engine expands the heads.
+    mla_latent = True
+    # Sliding-window layers keep only the window unless the engine allocates them in full.
+    cap_sliding = True
+    decode: Mapping[str, tuple[Factor, Factor]] = {}
+    prefill: Mapping[str, Factor] = {}
+
+    def runs_on(self, machine: Machine | None) -> bool:
+        return machine is None or machine.kind in self.devices
+
+    def default_kv(self, fmt: WeightFormat) -> str:
+        return "fp32" if fmt.name == "fp32" else "bf16"
+
+    def kv_layout(self, arch: Architecture, element_bytes: float) -> KvLayout:
+        return layout(arch, element_bytes, mla_latent=self.mla_latent, cap_sliding=self.cap_sliding)
+
+    def usable_bytes(
+        self, machine: Machine, utilization: float, index: int
+    ) -> tuple[int, list[Note]]:
+        if machine.kind != "gpu":
+            return host_usable(machine)
+        return gpu_usable(machine, index, machine.device_capacities[index])
+
+    def decode_factors(self, kind: str) -> tuple[Factor, Factor]:
+        return self.decode[kind]
+
+    def prefill_factor(self, kind: str) -> Factor:
+        return self.prefill.get(kind) or PREFILL[kind]

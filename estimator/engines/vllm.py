@@ -1,0 +1,182 @@
+"""vLLM: paged KV cache in blocks of 16 tokens inside `--gpu-memory-utilization` of each GPU,
+a profile run at its batched-token budget, CUDA graphs, tensor parallel over several GPUs.
+int4/int8 are AWQ and GPTQ checkpoints; fp8 quantizes a 16-bit checkpoint at load time."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, ClassVar
+
+from ..capacity import gpu_usable
+from ..errors import EstimatorError
+from ..hardware.types import Machine
+from ..memory import constants as k
+from ..memory.activations import layer_peak_per_token
+from ..memory.inference import InferencePlan, kv_note
+from ..memory.kv_cache import kv_cache
+from ..memory.notes import weights_note
+from ..models.types import Architecture
+from ..precision import WeightFormat, weight_bytes
+from ..result import Components, Note
+from ..speed_factors import Factor
+from .base import EngineBase, Launch
+from .repos import quantized_repo
+from .transformers import DECODE as TRANSFORMERS_DECODE
+
+if TYPE_CHECKING:
+    from ..resolve import Resolved
+
+
+class Vllm(EngineBase):
+    name = "vllm"
+    label = "vLLM"
+    devices = frozenset({"gpu", "cpu"})
+    int_formats: ClassVar[dict[str, str]] = {"int4": "awq", "int8": "gptq-int8"}
+    kv_precisions = frozenset({"bf16", "fp16", "fp8"})
+    kv_unit = k.VLLM_BLOCK_TOKENS
+    parallelism = "tensor"
+    ladder = ("bf16", "fp8", "gptq-int8", "awq")
+    # vLLM allocates every layer's cache for the whole context, sliding layers included.
+    cap_sliding = False
+    decode: ClassVar[dict[str, tuple[Factor, Factor]]] = {
+        "gpu": (
+            Factor(
+                0.7, 0.9, "vLLM 0.6.3 on A100: S025 Qwen2.5-7B 84.28 t/s (63% MBU), S027 32B 71%"
+            ),
+            Factor(
+                2.0, 3.5, "S030 Qwen2.5-0.5B at 311.55 t/s: 3.2 ms a token for 0.5 ms of weights"
+            ),
+        ),
+        # vLLM's CPU backend: no published row; taken as transformers' figures.
+        "cpu": TRANSFORMERS_DECODE["cpu"],
+    }
+
+    def accepts(self, fmt: WeightFormat) -> bool:
+        # bitsandbytes LLM.int8() is no vLLM option; its 4-bit runs in-flight (--quantization
+        # bitsandbytes).
+        return not fmt.gguf and fmt.kind not in ("int8", "mlx", "exl2")
+
+    def default_format(self, arch: Architecture, machine: Machine | None) -> str:
+        native = arch.checkpoint_precision
+        if native in ("fp8_block", "mxfp4", "fp8"):
+            return native
+        no_bf16 = machine is not None and machine.gpu is not None and not machine.gpu.bf16
+        return "fp16" if no_bf16 else "bf16"
+
+    def usable_bytes(
+        self, machine: Machine, utilization: float, index: int
+    ) -> tuple[int, list[Note]]:
+        if machine.kind != "gpu":
+            return super().usable_bytes(machine, utilization, index)
+        capacity = int(machine.device_capacities[index] * utilization)
+        usable, notes = gpu_usable(machine, index, capacity)
+        return usable, [Note("vllm_utilization", {"utilization": utilization}), *notes]
+
+    def memory_plan(self, r: Resolved, machine: Machine | None) -> InferencePlan:
+        w = r.workload
+        arch = w.model
+        tp = machine.count if machine is not None and machine.kind == "gpu" else 1
+        check_tensor_parallel(arch, tp)
+        wb = weight_bytes(arch, r.weight_format)
+        weights = wb.total
+        steps = [weights_note(arch, r.weight_format, weights)]
+        sequences = w.concurrency * w.batch
+        kv = kv_cache(
+            self.kv_layout(arch, r.kv_element_bytes),
+            context=w.context,
+            sequences=sequences,
+            block=k.VLLM_BLOCK_TOKENS,
+        )
+        steps.append(kv_note(arch, kv, k.VLLM_BLOCK_TOKENS))
+        large = (
+            machine is not None
+            and machine.device_bytes >= k.VLLM_LARGE_GPU_BYTES
+            and not (machine.gpu is not None and "A100" in machine.gpu.name)
+        )
+        batched = k.VLLM_BATCHED_TOKENS_LARGE if large else k.VLLM_BATCHED_TOKENS_SMALL
+        max_seqs = k.VLLM_MAX_SEQS_LARGE if large else k.VLLM_MAX_SEQS_SMALL
+        profile = layer_peak_per_token(arch) * batched + 2 * 4 * arch.vocab_size * max_seqs
+        steps.append(
+            Note(
+                "vllm_profile",
+                {"batched_tokens": batched, "max_seqs": max_seqs, "bytes": profile},
+            )
+        )
+        steps.append(
+            Note(
+                "overhead_vllm",
+                {"bytes": k.VLLM_CUDA_GRAPH_BYTES, "utilization": w.gpu_memory_utilization},
+            )
+        )
+        if arch.mla is not None:
+            kv_per_device = kv.bytes  # the latent is one "head", replicated on every rank
+        else:
+            kv_per_device = kv.bytes * max(1, arch.num_kv_heads // tp) // arch.num_kv_heads
+        device = Components(
+            weights=math.ceil(weights / tp),
+            kv_cache=kv_per_device,
+            activations=math.ceil(profile / tp),
+            overhead=k.VLLM_CUDA_GRAPH_BYTES,
+        )
+        if tp > 1:
+            steps.append(
+                Note(
+                    "tensor_parallel",
+                    {"devices": tp, "kv_heads_per_device": max(1, arch.num_kv_heads // tp)},
+                )
+            )
+        return InferencePlan([device] * tp, steps, [], 0, 0)
+
+    def command(self, launch: Launch) -> str:
+        return " ".join(serve_flags("vllm serve", launch, "--gpu-memory-utilization"))
+
+
+def check_tensor_parallel(arch: Architecture, tp: int) -> None:
+    """Tensor parallel must divide the attention heads, and divide the KV heads or be a multiple
+    of them (vLLM replicates KV heads when there are fewer than ranks)."""
+    if arch.num_heads % tp:
+        raise EstimatorError("tp_does_not_divide_heads", tp=tp, heads=arch.num_heads)
+    if arch.mla is None and tp > arch.num_kv_heads and tp % arch.num_kv_heads:
+        raise EstimatorError("tp_does_not_divide_kv_heads", tp=tp, kv_heads=arch.num_kv_heads)
+    if arch.mla is None and tp <= arch.num_kv_heads and arch.num_kv_heads % tp:
+        raise EstimatorError("tp_does_not_divide_kv_heads", tp=tp, kv_heads=arch.num_kv_heads)
+
+
+def tensor_parallel_sizes(arch: Architecture, most: int) -> list[int]:
+    """The GPU counts up to `most` tensor parallel accepts for `arch`."""
+    out = []
+    for n in range(1, most + 1):
+        try:
+            check_tensor_parallel(arch, n)
+        except EstimatorError:
+            continue
+        out.append(n)
+    return out
+
+
+def serve_flags(program: str, launch: Launch, utilization_flag: str) -> list[str]:
+    """The flags vLLM and SGLang share: the checkpoint (a quantized repository for AWQ/GPTQ,
+    load-time fp8 otherwise), context, utilisation, tensor parallel size and KV dtype."""
+    repo, load_time = quantized_repo(launch.model, launch.repo, launch.precision)
+    parts = [f"{program} {repo}" if program == "vllm serve" else f"{program} --model-path {repo}"]
+    context_flag = "--max-model-len" if program == "vllm serve" else "--context-length"
+    parts.append(f"{context_flag} {launch.context}")
+    parts.append(f"{utilization_flag} {launch.utilization:g}")
+    if launch.gpus > 1:
+        parts.append(
+            f"--tensor-parallel-size {launch.gpus}"
+            if program == "vllm serve"
+            else f"--tp {launch.gpus}"
+        )
+    if load_time:
+        parts.append(f"--quantization {load_time}")
+    if launch.precision == "fp16":
+        parts.append("--dtype float16")
+    if launch.kv_precision == "fp8":
+        parts.append(
+            "--kv-cache-dtype fp8" if program == "vllm serve" else "--kv-cache-dtype fp8_e4m3"
+        )
+    return parts
+
+
+ENGINE = Vllm()

@@ -1,0 +1,93 @@
+"""The structured reply: compose builds sections, and each front end lays them out itself (the
+terminal as numbered plain text, Telegram as HTML) without guessing the layout back from lines."""
+
+from bot.conversation.answer import answer
+from bot.conversation.compose import answered, question
+from bot.conversation.dialogue import State, step
+from bot.conversation.parse import parse
+from bot.conversation.refine import refinements
+from bot.conversation.reply import Item, Reply, Section
+from bot.render import plain
+from bot.telegram import html
+
+
+def _reply(text: str, lang: str = "en") -> Reply:
+    turn = step(State(), parse(text), text)
+    if turn.missing:
+        return question(turn, lang)
+    outcome = answer(turn.state.draft)
+    found = refinements(turn.state.draft, outcome.workload.estimate.per_device_bytes)
+    return answered(outcome, found, lang)
+
+
+def test_an_answer_is_made_of_sections_in_reading_order():
+    reply = _reply("can I fine-tune 7B on 24GB?")
+    kinds = [s.kind for s in reply.sections]
+    assert kinds[:3] == ["headline", "verdict", "breakdown"]
+    assert kinds.index("advice") < kinds.index("assumptions") < kinds.index("refinements")
+    assert kinds[-1] == "hint"
+    advice = reply.section("advice")
+    assert advice.items[0].rule == "train_lora" and advice.items[0].primary
+
+
+def test_the_terminal_numbers_each_follow_up_once_and_hides_rule_ids():
+    reply = _reply("can I fine-tune 7B on 24GB?")
+    refine = reply.section("refinements")
+    text = plain.render(reply)
+    for n, item in enumerate(refine.items, 1):
+        assert text.count(item.text) == 1
+        assert f"  {n}) {item.text}" in text
+    assert "[train_lora]" not in text
+    assert text.endswith("Say “details” for the whole calculation.")
+    assert plain.render(reply, "oneshot").endswith("“llm-sizer ask 1” for a choice.")
+
+
+def test_a_question_lists_its_choices_as_numbers_in_the_terminal():
+    reply = _reply("can I run it on an RTX 4090?")
+    assert reply.status == "need_more"
+    text = plain.render(reply)
+    assert "  1) Llama-3.1-8B" in text
+    assert text.splitlines()[0] == reply.question_to_user
+
+
+def test_telegram_bolds_the_headline_and_the_verdict_whatever_their_wording():
+    reply = Reply(
+        status="answered",
+        language="en",
+        sections=[
+            Section(kind="headline", items=[Item(text="Qwen <7B> on a 4090")]),
+            Section(kind="verdict", items=[Item(text="Past niet: 30 GiB", primary=True)]),
+            Section(kind="breakdown", items=[Item(text="weights 14 GiB")]),
+            Section(
+                kind="advice",
+                title="What I recommend:",
+                items=[Item(text="Use vLLM", detail="fits", command="vllm serve x", primary=True)],
+            ),
+            Section(kind="choices", items=[Item(text="with QLoRA")]),
+            Section(kind="hint"),
+        ],
+    )
+    (message,) = html.reply(reply)
+    lines = message.split("\n")
+    assert lines[0] == "<b>Qwen &lt;7B&gt; on a 4090</b>"
+    assert lines[1] == "<b>Past niet: 30 GiB</b>"
+    assert "<i>What I recommend:</i>" in lines
+    assert "<b>→1. Use vLLM</b>" in lines
+    assert "<code>vllm serve x</code>" in lines
+    assert "with QLoRA" not in message  # buttons carry the choices
+    assert "details" not in message
+
+
+def test_adding_a_section_renders_the_text_anew():
+    reply = _reply("can I run llama 3 8b on a 4090?")
+    more = reply.with_section(Section(kind="team", items=[Item(text="On the team's machines:")]))
+    assert more.text.startswith(reply.text)
+    assert more.text.endswith("On the team's machines:")
+    assert more.body == reply.body
+
+
+def test_the_chart_draws_the_answers_own_estimate():
+    reply = _reply("can I run llama 3 8b on a 4090 with 8k context?")
+    drawing = reply.drawing()
+    assert drawing.estimate.per_device_bytes == reply.per_device_bytes
+    assert drawing.curve and drawing.curve[0][0] == 1024

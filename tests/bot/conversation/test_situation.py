@@ -1,0 +1,38 @@
+"""Advice for the one who asks: owners of a card are not told to buy it or to split over GPUs
+they do not have; someone choosing a data-centre GPU is."""
+
+from bot.conversation.answer import answer, situation
+from bot.conversation.answer import machine as make_machine
+from bot.conversation.dialogue import State, step
+from bot.conversation.parse import parse
+
+
+def _draft(text):
+    return step(State(), parse(text), text).state.draft
+
+
+def _rules(text, from_profile=False):
+    outcome = answer(_draft(text), from_profile=from_profile)
+    return [r.rule for r in outcome.workload.advice.recommendations]
+
+
+def test_a_consumer_card_named_in_the_question_is_owned():
+    draft = _draft("can i run llama 3.1 70b on my rtx 3060")
+    s = situation(draft, make_machine(draft), from_profile=False)
+    assert s.owns_hardware and not s.asked_gpu_count
+    assert "infer_tensor_parallel" not in _rules("can i run llama 3.1 70b on my rtx 3060")
+
+
+def test_a_data_centre_gpu_in_a_question_is_rented_or_bought():
+    draft = _draft("llama 3.1 8b on an H100")
+    assert not situation(draft, make_machine(draft), from_profile=False).owns_hardware
+    assert situation(draft, make_machine(draft), from_profile=True).owns_hardware
+
+
+def test_asking_about_more_gpus_brings_them_into_scope():
+    draft = _draft("llama 3.1 70b on 2x rtx 3090")
+    assert situation(draft, make_machine(draft), from_profile=False).asked_gpu_count
+
+
+def test_an_owner_gets_no_buy_or_rent_advice():
+    assert "cloud_or_buy" not in _rules("qwen2.5 7b on my 4090", from_profile=True)
