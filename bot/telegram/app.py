@@ -93,7 +93,8 @@ class TelegramBot:
         )
         self.app = bare(settings, order)
         self.outbox = Outbox(storage, self.app.bot)
-        self.sender = Sender(self.app.bot, self.outbox, Charts())
+        self.charts = Charts()
+        self.sender = Sender(self.app.bot, self.outbox, self.charts)
         self.housekeeping = Housekeeping(storage, settings)
         self._handlers()
 
@@ -148,6 +149,7 @@ class TelegramBot:
     async def start(self) -> None:
         """Takes updates: long polling, or (webhook) from the server feeding `app`."""
         await self.app.start()
+        self.charts.start()
         await introduce(self.app)
         await self.outbox.start()
         self.housekeeping.start()

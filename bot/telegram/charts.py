@@ -59,7 +59,9 @@ class ChartPool:
         self._pool: Pool | None = None
         self._lock = threading.Lock()
 
-    def _started(self) -> Pool:
+    def started(self) -> Pool:
+        """The workers, started now if they are not (a bot starts them when it starts, so that
+        its first chart does not wait for them)."""
         with self._lock:
             if self._pool is None:
                 # spawn, not fork: the bot's process has threads (database drivers, HTTP).
@@ -72,7 +74,7 @@ class ChartPool:
         self, est: Estimate, lang: str, units: str, curve: list[tuple[int, int]] | None
     ) -> bytes:
         """The chart's PNG; TimeoutError past the time limit."""
-        pool = self._started()
+        pool = self.started()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[bytes] = loop.create_future()
 
@@ -147,6 +149,9 @@ class Charts:
     def __init__(self, pool: ChartPool | None = None) -> None:
         self._pool = pool or shared_pool()
         self._kept: OrderedDict[str, _Kept] = OrderedDict()
+
+    def start(self) -> None:
+        self._pool.started()
 
     @staticmethod
     def wanted(reply: Reply) -> bool:

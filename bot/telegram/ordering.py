@@ -27,7 +27,11 @@ from storage.locks import KeyedLocks
 
 from .identity import chat_key
 
-MAX_CONCURRENT = 64
+# Updates answered at once. Each holds at most one database connection at a time, and
+# SQLAlchemy's pool for SQLite gives 15 (5 kept, 10 more); with more at once they queue on
+# the pool and on SQLite's one writer (64 at once: "database is locked" under load). Answering
+# is CPU-bound here, so more would not be faster on a few cores anyway.
+MAX_CONCURRENT = 12
 
 
 class PerChatOrder(BaseUpdateProcessor):

@@ -29,8 +29,9 @@ log = logging.getLogger(__name__)
 # A headline cut before escaping: "&amp;" may make it five times longer, never past 1024.
 CAPTION_CHARS = html.CAPTION_LIMIT // 5
 # A chat action appears only for answers that take this long: a quick answer is there before
-# the client would show it, and the request would only cost time.
-ACTION_AFTER_S = 0.5
+# the client would show it, and the request would only cost time (at 0.5 s a loaded bot sent
+# one for most answers, which loaded it more).
+ACTION_AFTER_S = 1.0
 # Telegram shows an action for 5 seconds, or until the bot's next message arrives.
 ACTION_EVERY_S = 4.5
 NOT_MODIFIED = "message is not modified"

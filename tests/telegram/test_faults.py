@@ -31,8 +31,8 @@ def faults(fake, *methods: str) -> None:
     """The next request of each method meets every kind of fault in turn."""
     for method in methods:
         for kind in KINDS:
-            # A late reply comes within the bot's read timeout (0.5 s here): it was delivered.
-            fake.faults.add(method, kind, seconds=0.2)
+            # A late reply comes within the bot's read timeout (2 s here): it was delivered.
+            fake.faults.add(method, kind, seconds=1.0)
 
 
 def met_all(fake, method: str) -> bool:
