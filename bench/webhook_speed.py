@@ -58,6 +58,7 @@ async def replica(fake: FakeBotApi, url: str) -> AsyncIterator[str]:
         "TELEGRAM_API_BASE_URL": fake.base_url,
         "TELEGRAM_API_FILE_URL": fake.base_file_url,
         "TELEGRAM_MAX_MESSAGES_PER_S": "1000",  # the fake has no flood limit
+        "TELEGRAM_USER_BURST": "100000",  # each chat sends its 25 questions at once
         "TELEGRAM_WEBHOOK_SECRET": SECRET,
         "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
         "TELEGRAM_WEBHOOK_PORT": str(port),

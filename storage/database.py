@@ -7,12 +7,14 @@ call: nothing stored earlier is touched.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import NoReturn
 
+from sqlalchemy import text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
@@ -21,11 +23,18 @@ from .engine import make_engine, sqlite_begin
 from .errors import StorageError
 from .settings import StorageSettings, database_url
 
+_PING = text("SELECT 1")
+
 
 class Database:
     def __init__(self, url: str | URL | None = None) -> None:
         self.url = database_url(url) if url is not None else StorageSettings().url
         self.engine = make_engine(self.url)
+        # SQLite has one writer at a time, and its busy handler lets waiting writers poll (up
+        # to 100 ms apart, first come not first served): with a dozen writers at once one of
+        # them lost for the whole 30 s busy timeout ("database is locked"). This process's
+        # writers take turns here instead, in order; other processes still meet the timeout.
+        self._writers = asyncio.Lock() if self.backend == "sqlite" else None
         self._read_engine = sqlite_begin(self.engine, "DEFERRED")
         self._write_engine = sqlite_begin(self.engine, "IMMEDIATE")
         self._reader = async_sessionmaker(self._read_engine, expire_on_commit=False)
@@ -45,7 +54,7 @@ class Database:
     @asynccontextmanager
     async def write(self) -> AsyncIterator[AsyncSession]:
         """A session whose transaction commits at the end, or rolls back on any error."""
-        async with guard(self.url), self._writer() as session, session.begin():
+        async with self._turn(), guard(self.url), self._writer() as session, session.begin():
             yield session
 
     @asynccontextmanager
@@ -55,9 +64,25 @@ class Database:
         For the hot paths (saving a query, reading the default profile): without the ORM's
         unit of work a call costs about half as much.
         """
-        engine = self._write_engine if write else self._read_engine
-        async with guard(self.url), engine.begin() as connection:
+        if not write:
+            async with guard(self.url), self._read_engine.begin() as connection:
+                yield connection
+            return
+        async with self._turn(), guard(self.url), self._write_engine.begin() as connection:
             yield connection
+
+    @asynccontextmanager
+    async def _turn(self) -> AsyncIterator[None]:
+        """This process's turn to write (SQLite); nothing to wait for on PostgreSQL."""
+        if self._writers is None:
+            yield
+            return
+        async with self._writers:
+            yield
+
+    async def ping(self) -> None:
+        async with self.connection(write=False) as connection:
+            await connection.execute(_PING)
 
     async def close(self) -> None:
         await self.engine.dispose()

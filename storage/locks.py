@@ -1,8 +1,9 @@
 """One worker at a time per chat, across processes: the bot replicas behind a webhook must not
 answer two messages of one chat at once, or a follow-up could be read before its question.
 
-Within a process an asyncio lock per chat; on PostgreSQL also a session-level advisory lock, held
-on its own connection for the duration, for the other processes. SQLite serves one process."""
+Within a process an asyncio lock per chat (KeyedLocks); across processes on PostgreSQL a
+session-level advisory lock, held on its own connection for the duration. SQLite serves one
+process, so there the advisory lock is nothing."""
 
 from __future__ import annotations
 
@@ -37,7 +38,6 @@ class KeyedLocks:
                 del self._users[name], self._locks[name]
 
 
-_local = KeyedLocks()
 _LOCK = text("SELECT pg_advisory_lock(:k)")
 _UNLOCK = text("SELECT pg_advisory_unlock(:k)")
 
@@ -53,19 +53,19 @@ def _key(name: str) -> int:
 
 
 @asynccontextmanager
-async def chat_lock(db: Database, name: str) -> AsyncIterator[None]:
-    """Hold the lock named `name` (a chat) until the block ends."""
-    async with _local.hold(name):
-        if db.backend != "postgresql":
+async def advisory_lock(db: Database, name: str) -> AsyncIterator[None]:
+    """Hold the cross-process lock named `name` (a chat) until the block ends. Callers hold
+    the chat's KeyedLocks lock first, so that only one of a process's updates for a chat holds
+    a connection to wait on."""
+    if db.backend != "postgresql":
+        yield
+        return
+    # A session lock needs no transaction around it: without one, taking and releasing it
+    # are a round trip each instead of three.
+    async with guard(db.url), db.engine.connect() as connection:
+        await connection.execution_options(isolation_level="AUTOCOMMIT")
+        await connection.execute(_LOCK, {"k": _key(name)})
+        try:
             yield
-            return
-        # Only the first of this process's waiters for a chat holds a connection to wait on.
-        # A session lock needs no transaction around it: without one, taking and releasing it
-        # are a round trip each instead of three.
-        async with guard(db.url), db.engine.connect() as connection:
-            await connection.execution_options(isolation_level="AUTOCOMMIT")
-            await connection.execute(_LOCK, {"k": _key(name)})
-            try:
-                yield
-            finally:
-                await connection.execute(_UNLOCK, {"k": _key(name)})
+        finally:
+            await connection.execute(_UNLOCK, {"k": _key(name)})

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 # The newest revision under migrations/versions; test_migrations.py fails when they disagree.
-HEAD = "0001"
+HEAD = "0002"
 VERSION_TABLE = "alembic_version"
 # pg_advisory_xact_lock key shared by every llm-sizer process: b"llm-size" as an int64.
 LOCK_KEY = int.from_bytes(b"llm-size", "big")

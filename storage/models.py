@@ -21,6 +21,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -238,3 +239,35 @@ class ProcessedUpdateRow(Base):
     source: Mapped[str] = mapped_column(String(16), primary_key=True)
     update_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     processed_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+
+
+class OutboxRow(Base):
+    """A message the Bot API would not take: kept until it is back, sent then (also by the next
+    process after a restart), oldest first per chat."""
+
+    __tablename__ = "outbox"
+    __table_args__ = (Index("ix_outbox_platform_chat_key_id", "platform", "chat_key", "id"),)
+
+    id: Mapped[int] = mapped_column(BigId, primary_key=True)
+    platform: Mapped[str] = mapped_column(String(16))
+    # The platform's own chat id (a Telegram chat id), not chats.id: the message goes there.
+    chat_key: Mapped[str] = mapped_column(String(128))
+    method: Mapped[str] = mapped_column(String(32))
+    params: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)  # a chart's PNG
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    # A process sending the row holds it until then, so another replica does not send it too.
+    claimed_until: Mapped[datetime | None] = mapped_column()
+
+
+class SharedQuestionRow(Base):
+    """A question someone shared (a share button, an inline answer): a link opens it for anyone
+    who has the link, until its author is forgotten."""
+
+    __tablename__ = "shared_questions"
+
+    token: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    text: Mapped[str] = mapped_column(Text)
+    inputs: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -204,8 +204,31 @@ class ConversationState(_Frozen):
     updated_at: datetime
 
 
+class SharedQuestion(_Frozen):
+    """A question its author shared: what a share link opens."""
+
+    token: str
+    user_id: int
+    text: str
+    inputs: dict[str, Any]
+    created_at: datetime
+
+
+class OutboxMessage(_Frozen):
+    """A message waiting to be sent: the API method and its parameters, and a file if any."""
+
+    id: int
+    platform: Platform
+    chat_key: str
+    method: str
+    params: dict[str, Any]
+    body: bytes | None
+    created_at: datetime
+
+
 class UserExport(_Frozen):
-    """Everything stored about one person (`llm-sizer export`, and the bot's /export)."""
+    """Everything stored about one person (`llm-sizer export`, and the bot's /export). `chats`
+    holds their own private chats and the teams they are in."""
 
     exported_at: datetime
     user: User | None
@@ -215,6 +238,7 @@ class UserExport(_Frozen):
     team_hardware_added: list[TeamHardware]
     queries: list[Query]
     conversation_states: list[ConversationState]
+    shared_questions: list[SharedQuestion] = []
 
     @classmethod
     def empty(cls) -> UserExport:
@@ -228,6 +252,7 @@ class UserExport(_Frozen):
             team_hardware_added=[],
             queries=[],
             conversation_states=[],
+            shared_questions=[],
         )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import timedelta
 from types import TracebackType
 from typing import Self
 
@@ -12,14 +14,25 @@ from .migrate import migrate
 from .repositories import (
     ChatRepository,
     ConversationRepository,
+    OutboxRepository,
     PrivacyRepository,
     ProfileRepository,
     QueryRepository,
+    SharedQuestionRepository,
     TeamHardwareRepository,
     TurnRepository,
     UpdateRepository,
     UserRepository,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Pruned:
+    """How many rows one round of pruning deleted."""
+
+    updates: int
+    states: int
+    outbox: int
 
 
 class Storage:
@@ -36,6 +49,8 @@ class Storage:
         self.conversations = ConversationRepository(db)
         self.updates = UpdateRepository(db)
         self.privacy = PrivacyRepository(db)
+        self.outbox = OutboxRepository(db)
+        self.shared = SharedQuestionRepository(db)
         self.turns = TurnRepository(db, self.users, self.chats)
 
     @classmethod
@@ -50,6 +65,19 @@ class Storage:
                 await db.close()
                 raise
         return cls(db)
+
+    async def prune(self, *, updates: timedelta, states: timedelta) -> Pruned:
+        """Forgets update claims older than `updates` (and messages kept in the outbox as
+        long), and conversation states untouched for `states`."""
+        return Pruned(
+            updates=await self.updates.prune(updates),
+            states=await self.conversations.prune(states),
+            outbox=await self.outbox.prune(updates),
+        )
+
+    async def ping(self) -> None:
+        """One round trip to the database; raises StorageError when it cannot be reached."""
+        await self.db.ping()
 
     async def close(self) -> None:
         await self.db.close()

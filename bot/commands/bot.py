@@ -60,25 +60,19 @@ async def _serve(settings: BotSettings, webhook: bool) -> None:
     from storage import Storage
 
     from ..telegram import webhook as server
-    from ..telegram.app import build, start_polling, stop_polling
+    from ..telegram.app import build
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with await Storage.open() as storage:
-        app = build(settings, storage)
-        async with app:
-            if webhook:
-                await app.start()
-                runner, _ = await server.start(app, storage, settings)
-                await stop.wait()
-                await runner.cleanup()
-                await app.stop()
-            else:
-                await start_polling(app)
-                await stop.wait()
-                await stop_polling(app)
+    async with await Storage.open() as storage, build(settings, storage, webhook=webhook) as bot:
+        await bot.start()
+        runner = (await server.start(bot))[0] if webhook else None
+        await stop.wait()
+        if runner is not None:
+            await runner.cleanup()
+        await bot.stop()
 
 
 def _guarded(lang: str, work: object) -> int:

@@ -165,6 +165,19 @@ class Conversation:
             profile_draft(profile.hardware) if profile else None,
             keep_machine=not message.one_shot,
         )
+        return await self._answer_turn(text, c, turn, lang, profile, profile_note, reading)
+
+    async def _answer_turn(
+        self,
+        text: str,
+        c: _Context,
+        turn: Turn,
+        lang: str,
+        profile: Profile | None = None,
+        profile_note: Note | None = None,
+        reading: Reading | None = None,
+    ) -> Reply:
+        """The reply to the turn the message `text` made; its state and question stored."""
         if turn.reset:
             await self.storage.conversations.clear(c.chat.id, c.user.id)
             return Reply(status="reset", language=lang, text=t("reply.reset", lang))
@@ -173,7 +186,7 @@ class Conversation:
             await self.storage.conversations.put(
                 c.chat.id, c.user.id, state.model_dump(mode="json", exclude_defaults=True)
             )
-            if turn.act == "own_hardware":
+            if turn.act == "own_hardware" and reading is not None:
                 return await self._save_machine(c, reading, text, lang)
             return compose.info(turn.act, lang, state.draft)
         notes = [profile_note] if profile_note and turn.from_profile else []
@@ -249,6 +262,32 @@ class Conversation:
             text=t(key, lang, name=profile.name, hardware=describe(profile.hardware, lang)),
             parsed=reading.draft,
         )
+
+    async def shared(self, message: Incoming, inputs: dict[str, Any]) -> Reply:
+        """The answer to a question someone shared (`inputs`: the question as it was answered,
+        `message.text` its words), for the reader of `message`, in their chat: stored as their
+        question, so that the buttons under it refine it for them."""
+        c = await self._context(message)
+        try:
+            draft = Draft.model_validate(inputs)
+        except ValidationError:
+            return Reply(status="error", language=c.lang, text=t("reply.shared_unreadable", c.lang))
+        turn = step(State(language=c.state.language), draft, message.text)
+        with self._for_reader(c.prefs):
+            reply = await self._answer_turn(
+                message.text, c, turn, language(draft.language or c.lang)
+            )
+        return reply.model_copy(update={"units": c.prefs.units, "charts": c.prefs.charts})
+
+    async def preview(self, text: str, lang: str | None = None) -> Reply:
+        """The answer to `text` on its own, stored nowhere and without anyone's saved
+        hardware: what an inline answer shows in a chat where others read it."""
+        reading = read(text)
+        turn = step(State(), reading, text)
+        reader = language(reading.draft.language or lang)
+        prefs = Preferences()
+        with self._for_reader(prefs):
+            return await _off_loop(turn.state.draft.model, self._reply, turn, None, prefs, reader)
 
     async def who_can(self, message: Incoming) -> Reply:
         """Which of the team's machines can run the question in `message`."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from estimator.errors import EstimatorError
-from estimator.hardware.catalog import find_apple, find_gpu
+from estimator.hardware.catalog import apple_config, find_gpu
 from estimator.hardware.types import Gpu
 from estimator.vocabulary import GIB
 from storage.checks import LABEL_MAX
@@ -61,7 +61,10 @@ def profile(detected: Detected) -> Profile:
     ram_gb = round(host.ram_total_bytes / GIB, 1)
     if detected.apple is not None:
         chip = detected.apple.chip.removeprefix("Apple ")
-        found = find_apple(f"{chip} {round(detected.apple.memory_bytes / GIB)}GB")
+        try:
+            found = apple_config(chip, round(detected.apple.memory_bytes / GIB))
+        except EstimatorError:
+            found = None
         if found is not None:
             spec = HardwareSpec(apple_chip=found[0].chip, apple_memory_gb=found[1])
             return Profile(spec, (), ())

@@ -1,18 +1,17 @@
-"""An Estimate as a PNG for the Telegram bot: a picture of what fills a device says more than a
-table on a phone screen.
+"""An Estimate as a chart for the Telegram bot: a picture of what fills a device says more than
+a table on a phone screen.
 
-Only matplotlib's object API is used (a Figure with its own Agg canvas, no pyplot), so nothing is
-global and charts can be drawn in worker threads (`asyncio.to_thread`) at the same time.
+What the chart shows is decided here, as plain data (`Chart`): the title in the verdict's
+colour, one stacked bar of the fullest device's components against its usable and physical
+memory, and for inference a second panel of memory against context length, marking where it
+stops fitting and where the question was. bot.render.chart_png draws it. Nothing is global, so
+charts can be drawn in threads or worker processes at the same time.
 """
 
 from __future__ import annotations
 
-import io
-
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+from dataclasses import dataclass
+from typing import Literal
 
 from estimator.result import COMPONENTS, Device, Estimate
 
@@ -20,9 +19,10 @@ from ..i18n import t
 from . import numbers
 from .hardware import label as hardware_label
 
-DPI = 100
-WIDE = (10.0, 5.0)  # inches at DPI: 1000x500 px with the context panel
-NARROW = (6.0, 5.0)  # 600x500 px without it
+WIDE = (1000, 500)  # pixels, with the context panel
+NARROW = (600, 500)  # without it
+# A qualitative palette a colour-blind reader can tell apart (seaborn's "deep", matplotlib's
+# own default cycle in its "tab" variant is close).
 COLORS = dict(
     zip(
         COMPONENTS,
@@ -42,40 +42,109 @@ COLORS = dict(
     )
 )
 RED = "#C62828"
+GREY = "#424242"
+BLACK = "#000000"
 VERDICT_COLORS = {"fits": "#2E7D32", "tight": "#E65100", "offload": "#E65100", "does_not_fit": RED}
+Style = Literal["solid", "dashed", "dotted", "dashdot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A line across a panel: a memory size (horizontal, GiB) or a context (vertical, tokens)."""
+
+    label: str
+    value: float
+    style: Style
+    color: str
+    vertical: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    label: str
+    gib: float
+    color: str
+
+
+@dataclass(frozen=True, slots=True)
+class BarPanel:
+    title: str
+    segments: tuple[Segment, ...]  # bottom up, as stacked
+    total: str  # the label on top of the bar
+    marks: tuple[Mark, ...]
+    top: float  # GiB at the top of the axis
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePanel:
+    title: str
+    label: str  # of the curve itself
+    points: tuple[tuple[int, float], ...]  # (context, GiB on the fullest device)
+    ticks: tuple[int, ...]  # contexts labelled on the axis: powers of two
+    tick_labels: tuple[str, ...]
+    marks: tuple[Mark, ...]
+    shade_from: int | None  # contexts from here on do not fit
+    top: float
+    x_label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    title: str
+    subtitle: str
+    color: str  # the verdict's
+    y_label: str
+    lang: str
+    bars: BarPanel
+    curve: CurvePanel | None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return WIDE if self.curve is not None else NARROW
+
+    def marks(self) -> list[Mark]:
+        return [*self.bars.marks, *(self.curve.marks if self.curve else ())]
+
+    def legend(self) -> list[str]:
+        """Every legend entry, the bar panel's then the context panel's."""
+        entries = [m.label for m in self.bars.marks]
+        entries += [s.label for s in reversed(self.bars.segments)]
+        if self.curve is not None:
+            entries += [self.curve.label, *(m.label for m in self.curve.marks)]
+        return entries
+
+    def texts(self) -> list[str]:
+        """Everything written on the chart that carries a number or a verdict."""
+        return [self.title, self.subtitle, self.bars.total, *self.legend()]
 
 
 def memory_chart(
     est: Estimate, lang: str, context_curve: list[tuple[int, int]] | None = None
 ) -> bytes:
-    """The estimate as PNG bytes; with `context_curve` (from `estimator.curve.context_curve`) a second panel
-    shows memory against context length."""
-    fig = memory_figure(est, lang, context_curve)
-    buffer = io.BytesIO()
-    fig.canvas.print_png(buffer)
-    return buffer.getvalue()
+    """The estimate as PNG bytes; with `context_curve` (from estimator.curve.context_curve) a
+    second panel shows memory against context length."""
+    from .chart_png import png
+
+    return png(memory_figure(est, lang, context_curve))
 
 
 def memory_figure(
     est: Estimate, lang: str, context_curve: list[tuple[int, int]] | None = None
-) -> Figure:
-    """The Figure behind `memory_chart`, separate so tests can look at what was drawn."""
-    curve = context_curve or []
-    fig = Figure(figsize=WIDE if curve else NARROW, dpi=DPI, layout="constrained")
-    FigureCanvasAgg(fig)  # attaches itself: text is measured with Agg for the layout
-    fig.suptitle(
-        _escape(f"{_title(est, lang)}\n{_subtitle(est, lang)}"),
-        color=VERDICT_COLORS.get(est.verdict, "#424242"),
-        fontsize=11,
-    )
+) -> Chart:
+    """What `memory_chart` draws, separate so tests can look at what was drawn."""
     fullest = max(est.devices, key=lambda d: d.components.total)
-    if curve:
-        left, right = fig.subplots(1, 2, width_ratios=[1, 1.3])
-        _context_panel(right, curve, fullest, est.inputs.context, lang)
-    else:
-        left = fig.subplots()
-    _bar_panel(left, est, fullest, lang)
-    return fig
+    curve = (
+        _curve_panel(context_curve, fullest, est.inputs.context, lang) if context_curve else None
+    )
+    return Chart(
+        title=_title(est, lang),
+        subtitle=_subtitle(est, lang),
+        color=VERDICT_COLORS.get(est.verdict, GREY),
+        y_label=t("chart.gib", lang),
+        lang=lang,
+        bars=_bar_panel(est, fullest, lang),
+        curve=curve,
+    )
 
 
 def _title(est: Estimate, lang: str) -> str:
@@ -94,87 +163,70 @@ def _subtitle(est: Estimate, lang: str) -> str:
     return t("chart.subtitle", lang, task=task, precision=i.precision, context=context)
 
 
-def _bar_panel(ax: Axes, est: Estimate, device: Device, lang: str) -> None:
+def _capacity_marks(device: Device, lang: str) -> tuple[Mark, ...]:
+    """Usable (solid) and physical (dashed) memory of `device`, when known."""
+    marks = []
+    if device.usable_bytes is not None:
+        label = t("chart.usable", lang, size=numbers.size(device.usable_bytes, lang))
+        marks.append(Mark(label, device.usable_bytes / numbers.GIB, "solid", BLACK))
+    if device.capacity_bytes is not None:
+        label = t("chart.capacity", lang, size=numbers.size(device.capacity_bytes, lang))
+        marks.append(Mark(label, device.capacity_bytes / numbers.GIB, "dashed", BLACK))
+    return tuple(marks)
+
+
+def _bar_panel(est: Estimate, device: Device, lang: str) -> BarPanel:
     """One stacked bar of the fullest device's components against its capacity lines."""
-    bottom, bars = 0.0, []
-    for name in COMPONENTS:
-        value = getattr(device.components, name)
-        if not value:
-            continue
-        label = f"{t(f'component.{name}', lang)}: {numbers.size(value, lang)}"
-        bars.append(ax.bar(0, value / numbers.GIB, 0.6, bottom, color=COLORS[name], label=label))
-        bottom += value / numbers.GIB
-    ax.annotate(
-        numbers.size(device.components.total, lang),
-        (0, bottom),
-        xytext=(0, 3),
-        textcoords="offset points",
-        ha="center",
-        va="bottom",
-        fontweight="bold",
+    segments = tuple(
+        Segment(
+            f"{t(f'component.{name}', lang)}: {numbers.size(value, lang)}",
+            value / numbers.GIB,
+            COLORS[name],
+        )
+        for name in COMPONENTS
+        if (value := getattr(device.components, name))
     )
-    top = _capacity_lines(ax, device, lang)
-    ax.set_xlim(-0.5, 0.5)
-    ax.set_ylim(0, max(bottom, top) * 1.15 or 1)
-    ax.xaxis.set_major_locator(NullLocator())
-    _gib_axis(ax, lang)
+    marks = _capacity_marks(device, lang)
+    height = sum(s.gib for s in segments)
     multi = est.inputs.machine is not None and len(est.devices) > 1
     title = t("chart.fullest_device", lang, device=device.label) if multi else None
-    ax.set_title(_escape(title or t("chart.per_device", lang)), fontsize=10)
-    # Lines, then the components top-down as stacked; outside, where it cannot hide the lines.
-    handles = [*ax.lines, *reversed(bars)]
-    ax.legend(
-        handles=handles, loc="center left", bbox_to_anchor=(1, 0.5), fontsize=8, frameon=False
+    return BarPanel(
+        title=title or t("chart.per_device", lang),
+        segments=segments,
+        total=numbers.size(device.components.total, lang),
+        marks=marks,
+        top=max([height, *(m.value for m in marks)]) * 1.15 or 1.0,
     )
 
 
-def _context_panel(
-    ax: Axes, curve: list[tuple[int, int]], device: Device, asked: int, lang: str
-) -> None:
+def _curve_panel(curve: list[tuple[int, int]], device: Device, asked: int, lang: str) -> CurvePanel:
     """Fullest-device memory against context length, and where it stops fitting."""
     contexts = [c for c, _ in curve]
     gib = [b / numbers.GIB for _, b in curve]
-    ax.plot(contexts, gib, marker="o", color=COLORS["kv_cache"], label=t("chart.per_device", lang))
-    ax.set_xscale("log", base=2)
-    # Ticks only at powers of two: a model's odd maximum (40,960) would crowd its neighbour.
-    ax.xaxis.set_major_locator(FixedLocator([c for c in contexts if c & (c - 1) == 0]))
-    ax.xaxis.set_minor_locator(NullLocator())
-    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: _tokens(v, lang)))
-    top = _capacity_lines(ax, device, lang)
-    if device.usable_bytes is not None:
-        over = [c for c, b in curve if b > device.usable_bytes]
-        if over:
-            ax.axvspan(over[0], contexts[-1], color=RED, alpha=0.08)
-            label = t("chart.stops_fitting", lang, context=numbers.integer(over[0], lang))
-            ax.axvline(over[0], color=RED, linestyle=":", label=label)
+    marks = list(_capacity_marks(device, lang))
+    over = (
+        [c for c, b in curve if b > device.usable_bytes] if device.usable_bytes is not None else []
+    )
+    if over:
+        label = t("chart.stops_fitting", lang, context=numbers.integer(over[0], lang))
+        marks.append(Mark(label, over[0], "dotted", RED, vertical=True))
     if contexts[0] <= asked <= contexts[-1]:
         label = t("chart.asked", lang, context=numbers.integer(asked, lang))
-        ax.axvline(asked, color="#424242", linestyle="-.", linewidth=1, label=label)
-    ax.set_ylim(0, max(max(gib), top) * 1.1 or 1)
-    ax.set_xlabel(t("chart.context_axis", lang))
-    _gib_axis(ax, lang)
-    ax.set_title(t("chart.context_title", lang), fontsize=10)
-    ax.grid(True, alpha=0.3)
-    ax.legend(loc="best", fontsize=8)
-
-
-def _capacity_lines(ax: Axes, device: Device, lang: str) -> float:
-    """Usable (solid) and physical (dashed) memory of `device`; the highest in GiB, 0 if none."""
-    top = 0.0
-    if device.usable_bytes is not None:
-        label = t("chart.usable", lang, size=numbers.size(device.usable_bytes, lang))
-        ax.axhline(device.usable_bytes / numbers.GIB, color="black", linewidth=1.2, label=label)
-        top = device.usable_bytes / numbers.GIB
-    if device.capacity_bytes is not None:
-        label = t("chart.capacity", lang, size=numbers.size(device.capacity_bytes, lang))
-        ax.axhline(device.capacity_bytes / numbers.GIB, color="black", linestyle="--", label=label)
-        top = max(top, device.capacity_bytes / numbers.GIB)
-    return top
-
-
-def _gib_axis(ax: Axes, lang: str) -> None:
-    ax.set_ylabel(t("chart.gib", lang))
-    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: numbers.number(round(v, 2), lang)))
+        marks.append(Mark(label, asked, "dashdot", GREY, vertical=True))
+    # Ticks only at powers of two: a model's odd maximum (40,960) would crowd its neighbour.
+    ticks = tuple(c for c in contexts if c & (c - 1) == 0)
+    horizontal = [m.value for m in marks if not m.vertical]
+    return CurvePanel(
+        title=t("chart.context_title", lang),
+        label=t("chart.per_device", lang),
+        points=tuple(zip(contexts, gib, strict=True)),
+        ticks=ticks,
+        tick_labels=tuple(_tokens(c, lang) for c in ticks),
+        marks=tuple(marks),
+        shade_from=over[0] if over else None,
+        top=max([*gib, *horizontal]) * 1.1 or 1.0,
+        x_label=t("chart.context_axis", lang),
+    )
 
 
 def _tokens(context: float, lang: str) -> str:
@@ -182,8 +234,3 @@ def _tokens(context: float, lang: str) -> str:
     if context >= 1 << 20:
         return numbers.number(context / (1 << 20), lang) + "M"
     return numbers.number(context / 1024, lang) + "K"
-
-
-def _escape(text: str) -> str:
-    # A model name with two dollar signs would otherwise be typeset as mathtext.
-    return text.replace("$", r"\$")

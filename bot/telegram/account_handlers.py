@@ -17,7 +17,10 @@ from ..i18n import LANGUAGES, language, supported, t
 from ..profile_text import describe, list_line
 from ..profile_text import parse as parse_hardware
 from ..render import numbers, questions_list
-from . import buttons, send
+from . import buttons
+from .chat_handlers import EDIT_IN_PLACE
+from .identity import client_language, user_key
+from .send import Sender
 
 COMMON_HARDWARE = (
     "RTX 4090",
@@ -33,13 +36,13 @@ HISTORY_SHOWN = 10
 
 
 class AccountHandlers:
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, sender: Sender) -> None:
         self.storage = storage
+        self.send = sender
 
     async def _user(self, update: Update) -> tuple[User, str]:
-        tg = update.effective_user
         user = await self.storage.users.ensure(
-            "telegram", tg.id, language=supported(tg.language_code)
+            "telegram", user_key(update), language=supported(client_language(update))
         )
         return user, language(Preferences.of(user.settings).language or user.language)
 
@@ -52,12 +55,10 @@ class AccountHandlers:
             name = " ".join(args[1:])
             if args[0].lower() == "use":
                 profile = await self.storage.profiles.use(user.id, name)
-                await send.text(
-                    context.bot, chat_id, t("profile.now_default", lang, name=profile.name)
-                )
+                await self.send.text(chat_id, t("profile.now_default", lang, name=profile.name))
             else:
                 await self.storage.profiles.delete(user.id, name)
-                await send.text(context.bot, chat_id, t("profile.deleted", lang, name=name))
+                await self.send.text(chat_id, t("profile.deleted", lang, name=name))
             return
         if args:
             await self._save_profile(context, chat_id, user, " ".join(args), lang)
@@ -66,7 +67,7 @@ class AccountHandlers:
         lines = [list_line(p, lang) for p in profiles]
         lines.append(t("tg.profile.guide", lang))
         choices = buttons.rows([(h, "profile", h) for h in COMMON_HARDWARE])
-        await send.text(context.bot, chat_id, "\n".join(lines), choices)
+        await self.send.text(chat_id, "\n".join(lines), choices)
 
     async def _save_profile(
         self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User, text: str, lang: str
@@ -80,16 +81,16 @@ class AccountHandlers:
             t("profile.saved", lang, name=profile.name, hardware=hardware),
             t("profile.now_default", lang, name=profile.name),
         ]
-        await send.text(context.bot, chat_id, "\n".join(lines))
+        await self.send.text(chat_id, "\n".join(lines))
 
     async def history(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, lang = await self._user(update)
         queries = await self.storage.queries.recent_for_user(user.id, HISTORY_SHOWN)
         if not queries:
-            await send.text(context.bot, update.effective_chat.id, t("history.empty", lang))
+            await self.send.text(update.effective_chat.id, t("history.empty", lang))
             return
         lines = [questions_list.line(q, lang) for q in queries]
-        await send.text(context.bot, update.effective_chat.id, "\n".join(lines))
+        await self.send.text(update.effective_chat.id, "\n".join(lines))
 
     async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, lang = await self._user(update)
@@ -117,7 +118,7 @@ class AccountHandlers:
         confirm = buttons.rows(
             [(t("tg.forget.yes", lang), "forget", "yes"), (t("tg.forget.no", lang), "forget", "no")]
         )
-        await send.text(context.bot, update.effective_chat.id, text, confirm)
+        await self.send.text(update.effective_chat.id, text, confirm)
 
     async def language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, lang = await self._user(update)
@@ -128,7 +129,7 @@ class AccountHandlers:
         choices = buttons.rows(
             [(t(f"tg.language.{code}", lang), "language", code) for code in LANGUAGES]
         )
-        await send.text(context.bot, update.effective_chat.id, t("tg.language.ask", lang), choices)
+        await self.send.text(update.effective_chat.id, t("tg.language.ask", lang), choices)
 
     async def _set_language(
         self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User, code: str
@@ -136,7 +137,7 @@ class AccountHandlers:
         # A choice, unlike the client's language that Telegram sends with every update, so it
         # lives in the settings where the next update does not overwrite it.
         await self.storage.users.set_settings(user.id, {**user.settings, "language": code})
-        await send.text(context.bot, chat_id, t("tg.language.set", code))
+        await self.send.text(chat_id, t("tg.language.set", code))
 
     async def settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/settings shows them with buttons; /settings kwh 0.30 sets the electricity price."""
@@ -161,6 +162,9 @@ class AccountHandlers:
             else numbers.number(prefs.kwh_price, lang),
             engine=prefs.engine or t("tg.settings.engine_auto", lang),
         )
+        in_place = bool(user.settings.get(EDIT_IN_PLACE))
+        mode = t("tg.settings.refine_edit" if in_place else "tg.settings.refine_new", lang)
+        text = "\n".join([text, t("tg.settings.refine", lang, mode=mode)])
         choices = [
             (
                 t("tg.settings.charts_off" if prefs.charts else "tg.settings.charts_on", lang),
@@ -178,8 +182,13 @@ class AccountHandlers:
                 "setting",
                 "engine=auto",
             ),
+            (
+                t("tg.settings.refine_to_new" if in_place else "tg.settings.refine_to_edit", lang),
+                "setting",
+                f"edit={'off' if in_place else 'on'}",
+            ),
         ]
-        await send.text(context.bot, chat_id, text, buttons.rows(choices))
+        await self.send.text(chat_id, text, buttons.rows(choices))
 
     async def _set(
         self,
@@ -195,6 +204,8 @@ class AccountHandlers:
             settings["charts"] = value == "on"
         elif name == "units" and value in ("GB", "GiB"):
             settings["units"] = value
+        elif name == "edit" and value in ("on", "off"):
+            settings[EDIT_IN_PLACE] = value == "on"
         elif name == "engine" and value in (*ENGINES, "auto"):
             settings["engine"] = None if value == "auto" else value
         elif name == "kwh_price":
@@ -224,9 +235,9 @@ class AccountHandlers:
             await self._save_profile(context, chat_id, user, value, lang)
         elif kind == "forget" and value == "yes":
             await self.storage.privacy.forget(user.id)
-            await send.text(context.bot, chat_id, t("tg.forget.done", lang))
+            await self.send.text(chat_id, t("tg.forget.done", lang))
         elif kind == "forget":
-            await send.text(context.bot, chat_id, t("forget.cancelled", lang))
+            await self.send.text(chat_id, t("forget.cancelled", lang))
         elif kind == "language" and value in LANGUAGES:
             await self._set_language(context, chat_id, user, value)
         elif kind == "setting" and "=" in value:

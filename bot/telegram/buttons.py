@@ -5,7 +5,17 @@ in the database."""
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update, User
+import logging
+
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+from telegram.error import TelegramError
 
 from ..conversation.reply import Choice, Reply
 from ..i18n import language, t
@@ -21,8 +31,11 @@ KINDS = {
     "f": "forget",  # yes / no
     "l": "language",  # en / nl
     "s": "setting",  # name=value
+    "q": "share",  # a link to the presser's latest question
 }
 _PREFIX = {kind: prefix for prefix, kind in KINDS.items()}
+SHARE = "latest"
+log = logging.getLogger(__name__)
 
 
 def data(kind: str, value: str) -> str | None:
@@ -39,6 +52,8 @@ def parse(raw: str | None) -> tuple[str, str] | None:
     kind = KINDS.get(prefix)
     if kind is None or not value or (kind == "view" and value not in VIEWS):
         return None
+    if kind == "share" and value != SHARE:
+        return None
     return kind, value
 
 
@@ -47,15 +62,28 @@ async def pressed(update: Update) -> tuple[str, str] | None:
 
     In a group, the buttons under an answer act on the question of whoever asked it: another
     member's press would refine their own, different question under it, so they are told so
-    instead."""
+    instead. A button under a message the bot posted through inline mode (no chat to answer
+    in) gets a hint to open the chat with the bot. Every press is acknowledged; one that cannot
+    be (too old, or acknowledged by a retried request before) changes nothing."""
     query = update.callback_query
+    lang = language(query.from_user.language_code)
     owner = asker(query.message) if isinstance(query.message, Message) else None
-    if owner is not None and owner.id != query.from_user.id:
-        lang = language(query.from_user.language_code)
-        await query.answer(t("tg.button.not_yours", lang, name=owner.first_name), show_alert=True)
+    parsed = parse(query.data)
+    if query.message is None or parsed is None:
+        await _acknowledge(query, t("tg.button.expired", lang))
         return None
-    await query.answer()
-    return parse(query.data)
+    if owner is not None and owner.id != query.from_user.id:
+        await _acknowledge(query, t("tg.button.not_yours", lang, name=owner.first_name), True)
+        return None
+    await _acknowledge(query)
+    return parsed
+
+
+async def _acknowledge(query: CallbackQuery, text: str | None = None, alert: bool = False) -> None:
+    try:
+        await query.answer(text, show_alert=alert)
+    except TelegramError as error:
+        log.info("could not answer a button press: %s", error)
 
 
 def asker(answer: Message) -> User | None:
@@ -87,4 +115,5 @@ def keyboard(reply: Reply) -> InlineKeyboardMarkup | None:
     items = choices(reply.choices)
     if reply.about_one_workload:
         items += [(t(f"tg.button.{view}", reply.language), "view", view) for view in VIEWS]
+        items.append((t("tg.button.share", reply.language), "share", SHARE))
     return rows(items)

@@ -1,24 +1,61 @@
-"""Who wrote an update and where, as the conversation core knows people and chats."""
+"""Who wrote an update and where, as the conversation core knows people and chats.
+
+Not every message has a person behind it. An anonymous group admin writes as the group itself
+(Telegram puts the group in `sender_chat` and a shared placeholder user in `from`), and
+someone may write on behalf of a channel: such a sender is keyed by that chat, so an
+anonymous admin of one group is not the anonymous admin of every other group (they would
+share settings and history). A message without any sender is keyed by its chat."""
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
+from telegram.constants import ChatID
 
 from ..conversation.service import Incoming
+
+CHAT_TYPES = ("private", "group", "supergroup", "channel")
+
+
+def user_key(update: Update) -> str:
+    """The stored id of whoever wrote the update."""
+    message = update.effective_message if update.callback_query is None else None
+    sender_chat = message.sender_chat if isinstance(message, Message) else None
+    if sender_chat is not None:
+        return f"chat:{sender_chat.id}"
+    user = update.effective_user
+    if user is not None and user.id not in (ChatID.ANONYMOUS_ADMIN, ChatID.FAKE_CHANNEL):
+        return str(user.id)
+    chat = update.effective_chat
+    return f"chat:{chat.id}" if chat is not None else "nobody"
+
+
+def client_language(update: Update) -> str | None:
+    """The language of the sender's Telegram app, when a person sent the update."""
+    user = update.effective_user
+    return user.language_code if user is not None else None
+
+
+def anonymous_admin(update: Update) -> bool:
+    """An admin of the group writing as the group: only admins can."""
+    message = update.effective_message
+    chat = update.effective_chat
+    return (
+        isinstance(message, Message)
+        and chat is not None
+        and message.sender_chat is not None
+        and message.sender_chat.id == chat.id
+    )
 
 
 def incoming(update: Update, text: str) -> Incoming:
     chat = update.effective_chat
-    user = update.effective_user
     return Incoming(
         platform="telegram",
         chat_id=str(chat.id),
-        chat_type=chat.type
-        if chat.type in ("private", "group", "supergroup", "channel")
-        else "private",
-        user_id=str(user.id),
+        chat_type=chat.type if chat.type in CHAT_TYPES else "private",
+        user_id=user_key(update),
         text=text,
-        language=user.language_code,
+        language=client_language(update),
         title=chat.title,
     )
 

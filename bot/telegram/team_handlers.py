@@ -15,27 +15,38 @@ from ..conversation.service import Conversation
 from ..i18n import t
 from ..profile_text import parse as parse_hardware
 from ..render import questions_list
-from . import send
 from .chat_handlers import reader_language
-from .identity import incoming
+from .identity import anonymous_admin, incoming, user_key
+from .send import Sender
 
 ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
 RECENT_SHOWN = 10
 
 
 class TeamHandlers:
-    def __init__(self, storage: Storage, conversation: Conversation) -> None:
+    def __init__(self, storage: Storage, conversation: Conversation, sender: Sender) -> None:
         self.storage = storage
         self.conversation = conversation
+        self.send = sender
 
     async def _chat_and_user(self, update: Update) -> tuple[Chat, User]:
         chat = update.effective_chat
-        user = await self.storage.users.ensure("telegram", update.effective_user.id)
+        user = await self.storage.users.ensure("telegram", user_key(update))
         stored = await self.storage.chats.ensure("telegram", chat.id, chat.type, title=chat.title)
         return stored, user
 
     async def _say(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-        await send.text(context.bot, update.effective_chat.id, text, to=update.effective_message)
+        await self.send.text(update.effective_chat.id, text, to=update.effective_message)
+
+    async def _is_admin(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
+        if anonymous_admin(update):
+            return True
+        if update.effective_user is None:
+            return False
+        member = await context.bot.get_chat_member(
+            update.effective_chat.id, update.effective_user.id
+        )
+        return member.status in ADMINS
 
     async def pool(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/team: the team hardware and the profiles members share."""
@@ -56,10 +67,7 @@ class TeamHandlers:
         if len(args) < 2 or args[0].lower() not in ("add", "remove"):
             await self._say(update, context, t("team.hw_usage", lang))
             return
-        member = await context.bot.get_chat_member(
-            update.effective_chat.id, update.effective_user.id
-        )
-        if member.status not in ADMINS:
+        if not await self._is_admin(update, context):
             await self._say(update, context, t("team.admins_only", lang))
             return
         chat, user = await self._chat_and_user(update)
@@ -99,8 +107,9 @@ class TeamHandlers:
             await self._say(update, context, t("team.whocan_usage", lang))
             return
         await self._chat_and_user(update)
-        reply = await self.conversation.who_can(incoming(update, question))
-        await send.reply(context.bot, update.effective_chat.id, reply, to=update.effective_message)
+        async with self.send.acting(update.effective_chat.id):
+            reply = await self.conversation.who_can(incoming(update, question))
+        await self.send.reply(update.effective_chat.id, reply, to=update.effective_message)
 
     async def recent(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/recent: the team's latest questions and verdicts (never a member's hardware)."""

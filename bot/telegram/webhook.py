@@ -1,10 +1,13 @@
 """Webhook mode: Telegram POSTs each update here. Several replicas may run behind one URL on one
-PostgreSQL: the secret header is checked, each update is claimed once in the database (the
-dedupe handler of the application), and one chat's updates are handled one at a time across
-replicas (an advisory lock), so nothing is answered twice and follow-ups see their question.
+PostgreSQL: the secret header is checked, each update is claimed once in the database before
+it is handled, and one chat's updates are handled one at a time across replicas (the
+application's update order takes an advisory lock per chat), so nothing is answered twice and
+follow-ups see their question.
 
-The reply to Telegram waits for the handling: Telegram sends a chat's next update after this
-one is acknowledged, which keeps each chat in order."""
+A claim that fails (the database away) refuses the request with a 503: Telegram delivers the
+update again later, and nothing is answered that nobody claimed. The reply to Telegram waits for
+the handling: Telegram sends a chat's next update after this one is acknowledged, which keeps
+each chat in order. /healthz says ok only when the database answers."""
 
 from __future__ import annotations
 
@@ -14,31 +17,24 @@ import logging
 
 from aiohttp import web
 from telegram import Update
-from telegram.ext import Application
 
-from storage import Storage
-from storage.locks import chat_lock
+from storage import StorageError
 
-from .identity import chat_key
-from .settings import BotSettings
+from .app import TelegramBot
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # Telegram's updates are far smaller
-# Each update in flight holds a connection for its chat's lock and uses one more at a time to
-# answer: 6 x 2 stays within storage's pool (engine.POSTGRES_POOL_SIZE), so waiting updates
-# queue here instead of timing out on the pool or opening new sessions.
-MAX_IN_FLIGHT = 6
+HEALTH_TIMEOUT_S = 2.0
 
 
-def server(app: Application, storage: Storage, settings: BotSettings) -> web.Application:
+def server(bot: TelegramBot) -> web.Application:
+    settings, storage, app = bot.settings, bot.storage, bot.app
     secret = (
         settings.telegram_webhook_secret.get_secret_value()
         if settings.telegram_webhook_secret
         else ""
     )
-
-    in_flight = asyncio.Semaphore(MAX_IN_FLIGHT)
 
     async def receive(request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER, "")
@@ -49,11 +45,22 @@ def server(app: Application, storage: Storage, settings: BotSettings) -> web.App
         except Exception:  # any malformed body: acknowledged, or Telegram retries it forever
             log.warning("dropped a webhook body that is not an update")
             return web.Response(status=200)
-        async with in_flight, chat_lock(storage.db, chat_key(update)):
-            await app.process_update(update)
+        try:
+            fresh = await storage.updates.claim("telegram", update.update_id)
+        except StorageError as error:
+            log.error("could not claim update %s: %s", update.update_id, error.code)
+            return web.Response(status=503)  # Telegram delivers it again
+        if fresh:
+            await app.update_processor.process_update(update, app.process_update(update))
         return web.Response(status=200)
 
     async def health(_: web.Request) -> web.Response:
+        try:
+            async with asyncio.timeout(HEALTH_TIMEOUT_S):
+                await storage.ping()
+        except (StorageError, TimeoutError) as error:
+            reason = error.code if isinstance(error, StorageError) else "timeout"
+            return web.Response(status=503, text=f"database unavailable ({reason})")
         return web.Response(text="ok")
 
     web_app = web.Application(client_max_size=MAX_BODY)
@@ -62,12 +69,11 @@ def server(app: Application, storage: Storage, settings: BotSettings) -> web.App
     return web_app
 
 
-async def start(
-    app: Application, storage: Storage, settings: BotSettings
-) -> tuple[web.AppRunner, int]:
+async def start(bot: TelegramBot) -> tuple[web.AppRunner, int]:
     """The webhook server, listening; returns its runner (to clean up) and the port it got."""
-    runner = web.AppRunner(server(app, storage, settings), access_log=None)
+    runner = web.AppRunner(server(bot), access_log=None)
     await runner.setup()
+    settings = bot.settings
     site = web.TCPSite(runner, settings.telegram_webhook_listen, settings.telegram_webhook_port)
     await site.start()
     port = runner.addresses[0][1]

@@ -4,9 +4,11 @@ writes, gathered into as few transactions as it allows."""
 
 from .chats import ChatRepository
 from .conversations import ConversationRepository
+from .outbox import OutboxRepository
 from .privacy import PrivacyRepository
 from .profiles import ProfileRepository
 from .queries import QueryRepository
+from .shared import SharedQuestionRepository
 from .team_hardware import TeamHardwareRepository
 from .turns import TurnContext, TurnRepository
 from .updates import UpdateRepository
@@ -15,9 +17,11 @@ from .users import UserRepository
 __all__ = [
     "ChatRepository",
     "ConversationRepository",
+    "OutboxRepository",
     "PrivacyRepository",
     "ProfileRepository",
     "QueryRepository",
+    "SharedQuestionRepository",
     "TeamHardwareRepository",
     "TurnContext",
     "TurnRepository",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import ColumnElement, insert, select
+from sqlalchemy import ColumnElement, and_, insert, select
 
 from .. import checks
 from ..database import Database
@@ -34,6 +34,13 @@ class QueryRepository:
     async def recent_for_chat(self, chat_id: int, limit: int = 20) -> list[Query]:
         """The questions asked in a chat (a team's recent questions), newest first."""
         return await self._recent(QueryRow.chat_id == chat_id, limit)
+
+    async def latest(self, user_id: int, chat_id: int) -> Query | None:
+        """The user's newest question in the chat."""
+        found = await self._recent(
+            and_(QueryRow.user_id == user_id, QueryRow.chat_id == chat_id), 1
+        )
+        return found[0] if found else None
 
     async def _recent(self, where: ColumnElement[bool], limit: int) -> list[Query]:
         checks.in_range("limit", limit, 1, MAX_LIMIT)

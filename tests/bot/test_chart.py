@@ -1,5 +1,6 @@
 """The memory chart: valid PNGs of the chosen size in both languages, capacity lines only where the
-hardware is known, a context curve that agrees with the estimator, and safe in worker threads."""
+hardware is known, a context curve that agrees with the estimator, a legend that adds up to the
+bar, and safe in worker threads."""
 
 import struct
 from concurrent.futures import ThreadPoolExecutor
@@ -10,6 +11,7 @@ import pytest
 
 from bot.i18n import t
 from bot.render.chart import memory_chart, memory_figure
+from bot.render.numbers import size
 from estimator.curve import context_curve
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
@@ -41,14 +43,11 @@ def curve(inference, gpu):
 
 
 def _labels(fig) -> list[str]:
-    return [line.get_label() for ax in fig.axes for line in ax.lines]
+    return [mark.label for mark in fig.marks()]
 
 
 def _texts(fig) -> str:
-    parts = [fig._suptitle.get_text()]
-    for ax in fig.axes:
-        parts += [text.get_text() for text in ax.get_legend().get_texts()]
-    return "\n".join(parts)
+    return "\n".join(fig.texts())
 
 
 @pytest.mark.parametrize("lang", ["en", "nl"])
@@ -130,3 +129,15 @@ def test_renders_in_threads(inference, gpu, curve, arch):
     assert sizes == [(1000, 500), (1000, 500), (600, 500), (600, 500)] * 2
     # The same job drawn twice at the same time gives the same picture: no shared state.
     assert pngs[:4] == pngs[4:]
+
+
+def test_the_bar_is_the_fullest_devices_components(inference, gpu, curve):
+    est = estimate(inference, gpu)
+    fig = memory_figure(est, "en", curve)
+    device = max(est.devices, key=lambda d: d.components.total)
+    assert sum(s.gib for s in fig.bars.segments) * (1 << 30) == pytest.approx(
+        device.components.total
+    )
+    assert fig.bars.total == size(device.components.total, "en")
+    assert fig.bars.top >= max(m.value for m in fig.bars.marks)  # the capacity line shows
+    assert fig.curve is not None and fig.curve.tick_labels[0] == "1K"

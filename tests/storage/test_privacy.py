@@ -17,6 +17,7 @@ OWNER_COLUMNS = {
     "memberships": "user_id",
     "queries": "user_id",
     "conversation_states": "user_id",
+    "shared_questions": "user_id",
 }
 
 
@@ -41,7 +42,17 @@ async def populate(storage: Storage, name: str, team_id: int) -> User:
         )
         await storage.conversations.put(chat_id, user.id, {"who": name})
     await storage.updates.claim("telegram", ord(name[0]))
+    # Telegram's private chat with a person has the person's id: it exists from their first
+    # message, also when they never asked anything there.
+    await storage.chats.ensure("telegram", name, "private")
+    await storage.shared.share(user.id, f"{name} shares", {"model": "Qwen2.5-7B"})
+    await storage.outbox.keep("telegram", name, "sendMessage", {"text": f"for {name}"})
     return user
+
+
+def own_chats(name: str) -> set[str]:
+    """The external ids of a person's own chats with the bot, as populate() makes them."""
+    return {name, f"dm-{name}"}
 
 
 async def test_forget_deletes_exactly_the_users_rows(storage: Storage):
@@ -58,6 +69,12 @@ async def test_forget_deletes_exactly_the_users_rows(storage: Storage):
         kept = [r for r in rows if column is None or r[column] != alice.id]
         if table == "team_hardware":
             kept = [{**r, "added_by": None} if r["added_by"] == alice.id else r for r in rows]
+        if table == "chats":
+            kept = [r for r in rows if r["external_id"] not in own_chats("alice")]
+        if table == "outbox":
+            kept = [r for r in rows if r["chat_key"] not in own_chats("alice")]
+        if table == "queries":  # bob's query in alice's private chat cannot exist; none here
+            kept = [r for r in kept if r["user_id"] != alice.id]
         assert sorted(map(repr, after[table])) == sorted(map(repr, kept)), table
     assert not any(alice.id == r["added_by"] for r in after["team_hardware"])
     assert await storage.users.get(bob.id) is not None
@@ -81,11 +98,12 @@ async def test_export_holds_everything_about_the_user_and_nothing_else(storage: 
 
     assert export.user is not None and export.user.id == alice.id
     assert [p.name for p in export.profiles] == ["desk", "mac"]
-    assert {c.external_id for c in export.chats} == {"-1"}
+    assert {c.external_id for c in export.chats} == {"-1", *own_chats("alice")}
     assert [m.chat_id for m in export.memberships] == [team.id]
     assert [h.name for h in export.team_hardware_added] == ["alice server"]
     assert [q.text for q in export.queries] == ["alice asks", "alice asks"]
     assert {s.state["who"] for s in export.conversation_states} == {"alice"}
+    assert [q.text for q in export.shared_questions] == ["alice shares"]
     assert "bob" not in export.model_dump_json()
 
 

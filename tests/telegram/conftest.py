@@ -4,11 +4,19 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.telegram.app import build, start_polling, stop_polling
+from bot.telegram.app import TelegramBot, build
 from bot.telegram.settings import BotSettings
 from tests.telegram.fake_bot_api import FakeBotApi
 
 TOKEN = "123456:SECRET-token-never-logged"
+# Short enough for tests to wait out; the defaults (20 s, 30 s, 10 s) are for Telegram. The
+# read timeout stays above what a busy test machine takes to answer (at 0.5 s a reply came late
+# and its retry showed twice); the window leaves room for one send to meet each kind of fault.
+FAST = {
+    "telegram_read_timeout_s": 2.0,
+    "telegram_retry_window_s": 10.0,
+    "telegram_poll_timeout_s": 1,
+}
 
 
 @pytest.fixture
@@ -22,26 +30,31 @@ def settings(fake: FakeBotApi, **more: object) -> BotSettings:
         telegram_bot_token=TOKEN,
         telegram_api_base_url=fake.base_url,
         telegram_api_file_url=fake.base_file_url,
-        **more,
+        **{**FAST, **more},
     )
 
 
 class Running:
     """A started bot that a test can stop and start again (a restart)."""
 
-    def __init__(self, fake: FakeBotApi, storage) -> None:
+    def __init__(self, fake: FakeBotApi, storage, **more: object) -> None:
         self.fake = fake
         self.storage = storage
-        self.app = None
+        self.more = more
+        self.bot: TelegramBot | None = None
+
+    @property
+    def app(self):
+        return self.bot.app
 
     async def start(self) -> None:
-        self.app = build(settings(self.fake), self.storage)
-        await self.app.initialize()
-        await start_polling(self.app)
+        self.bot = build(settings(self.fake, **self.more), self.storage)
+        await self.bot.__aenter__()
+        await self.bot.start()
 
     async def stop(self) -> None:
-        await stop_polling(self.app)
-        await self.app.shutdown()
+        await self.bot.stop()
+        await self.bot.__aexit__(None, None, None)
 
 
 @pytest.fixture

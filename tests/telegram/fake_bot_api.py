@@ -16,9 +16,10 @@ from typing import Any, Self
 
 from aiohttp import web
 
+from tests.telegram.fake_faults import HANG_S, PROXY_PAGE, FaultPlan
+from tests.telegram.fake_methods import MoreMethods
 from tests.telegram.fake_updates import (
     CAPTION_LIMIT,
-    CHAT_ACTIONS,
     JSON_FIELDS,
     NOT_MODIFIED,
     TEXT_LIMIT,
@@ -27,9 +28,7 @@ from tests.telegram.fake_updates import (
     SentMessage,
     UpdateFeed,
     bad_request,
-    check_commands,
     check_reply_markup,
-    commands_key,
     plain_text,
 )
 
@@ -41,7 +40,7 @@ class _Injected:
     remaining: int
 
 
-class FakeBotApi(UpdateFeed):
+class FakeBotApi(MoreMethods, UpdateFeed):
     """The fake server; use as `async with FakeBotApi(token=..., username=...) as fake`."""
 
     def __init__(
@@ -78,6 +77,9 @@ class FakeBotApi(UpdateFeed):
         self.documents: list[tuple[int, bytes]] = []
         self._commands: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self._injected: list[_Injected] = []
+        self.faults = FaultPlan()
+        self.descriptions: dict[tuple[str, str], str] = {}  # (kind, language) -> text
+        self.inline_answers: list[dict[str, Any]] = []
         self._poll_generation = 0
         self._waiting_polls = 0
         self._closing = False
@@ -197,6 +199,30 @@ class FakeBotApi(UpdateFeed):
     # Serving ----------------------------------------------------------------------------------
 
     async def _handle(self, request: web.Request) -> web.Response:
+        fault = self.faults.take(request.match_info["method"])
+        if fault is not None and fault.kind != "late":
+            return await self._fail(request, fault.kind)
+        response = await self._serve(request)
+        if fault is not None:  # "late": done, and the reply takes its time
+            await asyncio.sleep(fault.seconds)
+        return response
+
+    async def _fail(self, request: web.Request, kind: str) -> web.Response:
+        """A fault instead of the method: nothing is carried out."""
+        self._notify()
+        if kind == "500":
+            return web.json_response(
+                {"ok": False, "error_code": 500, "description": "Internal Server Error"},
+                status=500,
+            )
+        if kind == "502":
+            return web.Response(body=PROXY_PAGE, status=502, content_type="text/html")
+        if kind == "timeout":
+            await asyncio.sleep(HANG_S)  # cancelled when the client gives up
+        request.transport.abort()  # "reset" (and a timeout that somehow ended)
+        raise ConnectionResetError("reset by the fake")
+
+    async def _serve(self, request: web.Request) -> web.Response:
         call = Call(request.match_info["method"], {}, time.monotonic())
         reply: dict[str, Any] = {"ok": True}
         try:
@@ -393,35 +419,6 @@ class FakeBotApi(UpdateFeed):
             "document": {"file_id": file_id, "file_unique_id": file_id, "file_size": len(document)},
         }
 
-    async def _api_getChatMember(self, params: dict, files: dict) -> dict[str, Any]:
-        chat = self._chat(params)
-        user_id = int(params.get("user_id") or 0)
-        user = {"id": user_id, "is_bot": False, "first_name": "Test"}
-        if (chat["id"], user_id) in self.admins:
-            return {"status": "creator", "user": user, "is_anonymous": False}
-        return {"status": "member", "user": user}
-
-    def migrate_group(self, old_chat_id: int, new_chat_id: int, user_id: int) -> None:
-        """The group becomes a supergroup: Telegram posts a service message in each chat, and
-        sends to the old id fail from now on with migrate_to_chat_id."""
-        self.add_chat(new_chat_id, "supergroup")
-        for chat_id, key, value in (
-            (old_chat_id, "migrate_to_chat_id", new_chat_id),
-            (new_chat_id, "migrate_from_chat_id", old_chat_id),
-        ):
-            self.enqueue(
-                {
-                    "message": {
-                        "message_id": self._next_message_id(chat_id),
-                        "date": int(time.time()),
-                        "chat": self._chats[chat_id],
-                        "from": {"id": user_id, "is_bot": False, "first_name": "Test"},
-                        key: value,
-                    }
-                }
-            )
-        self.migrated[old_chat_id] = new_chat_id
-
     async def _api_editMessageText(self, params: dict, files: dict) -> dict[str, Any]:
         sent = self._edited(params)
         if sent.text is None:
@@ -464,23 +461,6 @@ class FakeBotApi(UpdateFeed):
             raise bad_request(
                 "query is too old and response timeout expired or query ID is invalid"
             )
-        return True
-
-    async def _api_sendChatAction(self, params: dict, files: dict) -> bool:
-        self._chat(params)
-        if params.get("action") not in CHAT_ACTIONS:
-            raise bad_request("wrong parameter action in request")
-        return True
-
-    async def _api_setMyCommands(self, params: dict, files: dict) -> bool:
-        self._commands[commands_key(params)] = check_commands(params.get("commands"))
-        return True
-
-    async def _api_getMyCommands(self, params: dict, files: dict) -> list[dict[str, Any]]:
-        return self._commands.get(commands_key(params), [])
-
-    async def _api_deleteMyCommands(self, params: dict, files: dict) -> bool:
-        self._commands.pop(commands_key(params), None)
         return True
 
 

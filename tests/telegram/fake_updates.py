@@ -48,7 +48,7 @@ JSON_FIELDS = frozenset({
     "reply_parameters", "reply_to_message_id", "entities", "caption_entities",
     "link_preview_options", "disable_notification", "protect_content", "drop_pending_updates",
     "show_alert", "cache_time", "commands", "scope", "max_connections",
-    "allow_sending_without_reply", "message_thread_id",
+    "allow_sending_without_reply", "message_thread_id", "results", "button", "is_personal",
 })
 # fmt: on
 # Telegram decodes only these entities and leaves any other "&..." as typed.
@@ -286,6 +286,8 @@ class UpdateFeed:
         self._message_ids: defaultdict[int | str, int] = defaultdict(int)
         self._queue: list[_Pending] = []
         self._next_update_id = 10_000
+        # update_id -> when a getUpdates first handed it to the bot (time.monotonic())
+        self.delivered_at: dict[int, float] = {}
         self._next_query_id = 0
         self._queries: dict[str, dict[str, Any]] = {}
         self._changed = asyncio.Event()
@@ -404,8 +406,10 @@ class UpdateFeed:
 
     def _deliver_updates(self, limit: int) -> list[dict[str, Any]]:
         batch = self._queue[:limit]
+        now = time.monotonic()
         for pending in batch:
             pending.delivered = True
+            self.delivered_at.setdefault(pending.update["update_id"], now)
         return [copy.deepcopy(pending.update) for pending in batch]
 
     def _store(self, sent: SentMessage, content: dict[str, Any]) -> dict[str, Any]:

@@ -60,7 +60,7 @@ async def test_a_question_gets_an_answer_buttons_and_a_chart(bot, fake):
     assert "Verdict: does not fit. Needs 106.9 GiB per device" in answer.plain_text
     assert "m:with QLoRA" in answer.callback_data
     assert {"v:why", "v:all"} <= set(answer.callback_data)
-    photo = (await fake.wait_for(lambda: fake.photos(ALICE)))[0]
+    photo = (await fake.wait_for(lambda: fake.photos(ALICE), timeout=30))[0]
     assert photo.photo.startswith(PNG)
     assert photo.caption.startswith("7B")
 

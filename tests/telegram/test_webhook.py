@@ -32,18 +32,19 @@ class Replica:
             telegram_webhook_secret=SECRET,
             telegram_webhook_listen="127.0.0.1",
             telegram_webhook_port=0,
+            telegram_user_burst=PER_CHAT,  # each chat asks its 20 questions at once
         )
-        self.app = build(conf, self.storage)
-        await self.app.initialize()
-        await self.app.start()
-        self.runner, port = await webhook.start(self.app, self.storage, conf)
+        self.bot = build(conf, self.storage, webhook=True)
+        await self.bot.__aenter__()
+        await self.bot.start()
+        self.runner, port = await webhook.start(self.bot)
         self.endpoint = f"http://127.0.0.1:{port}{conf.telegram_webhook_path}"
         return self
 
     async def __aexit__(self, *exc) -> None:
         await self.runner.cleanup()
-        await self.app.stop()
-        await self.app.shutdown()
+        await self.bot.stop()
+        await self.bot.__aexit__(*exc)
         await self.storage.close()
 
 
