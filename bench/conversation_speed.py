@@ -23,7 +23,7 @@ from results_file import write
 from bot.conversation import compose
 from bot.conversation.answer import answer
 from bot.conversation.dialogue import State, step
-from bot.conversation.parse import parse
+from bot.conversation.parse import read
 from bot.conversation.refine import refinements
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
@@ -38,15 +38,19 @@ COLD_RUNS = 7
 
 def messages() -> list[str]:
     rows = []
-    for path in sorted(TABLES.glob("*phrasings*.json")):
+    for path in sorted([*TABLES.glob("*phrasings*.json"), TABLES / "phrasing_table.json"]):
         rows += json.loads(path.read_text(encoding="utf-8"))
     return [r["text"] for r in rows]
 
 
 def one(text: str) -> None:
-    msg = parse(text)
+    msg = read(text)
     turn = step(State(), msg, text)
-    lang = msg.language or "en"
+    lang = msg.draft.language or "en"
+    if turn.act is not None:
+        if turn.act != "own_hardware":  # the service saves a machine described instead
+            compose.info(turn.act, lang)
+        return
     if turn.missing:
         compose.question(turn, lang)
         return

@@ -9,15 +9,20 @@ from typing import Any
 
 from estimator import engines, inverse
 from estimator.errors import EstimatorError
+from estimator.frameworks import FRAMEWORKS
+from estimator.hardware.catalog import find_gpu
 from estimator.hardware.types import CloudInstance, Machine
 from estimator.planner import inverse as across
 from estimator.precision import weight_format
+from estimator.result import Note
 from estimator.workload import Workload
 
 from .i18n import t
 from .render import notes, numbers
 
-NEED_HARDWARE = ("context", "concurrency", "precision", "model", "gpus")
+NEED_HARDWARE = ("context", "concurrency", "precision", "model")
+# "How many GPUs" without a GPU named is counted in the GPU servers are built of.
+DEFAULT_SERVER_GPU = "H100 SXM5 80GB"
 
 
 def answer(
@@ -26,6 +31,12 @@ def answer(
     """The answer to `question` for this workload on this machine."""
     if question in NEED_HARDWARE and machine is None:
         raise EstimatorError("fit_needs_hardware", question=question)
+    if question == "gpus" and machine is None:
+        gpu = find_gpu(DEFAULT_SERVER_GPU)
+        assert gpu is not None
+        found = across.gpus_for(workload, gpu, None)
+        note = Note("gpus_default_gpu", {"gpu": gpu.name})
+        return replace(found, notes=(note, *found.notes))
     if question == "gpus" and (machine.gpu is None or machine.kind != "gpu"):
         raise EstimatorError("fit_needs_gpu_kind")
     match question:
@@ -68,7 +79,10 @@ def _how(found: inverse.Answer, lang: str) -> tuple[str, str] | None:
     label = weight_format(i.precision).label
     if i.task == "inference" and i.kv_precision in ("fp8", "q8_0", "q4_0", "int8", "q6"):
         label = t("fit.kv", lang, precision=label, kv=i.kv_precision)
-    engine = engines.get(i.engine).label if i.task == "inference" else i.engine
+    if i.task == "inference":
+        engine = engines.get(i.engine).label
+    else:
+        engine = FRAMEWORKS[i.engine].label if i.engine in FRAMEWORKS else i.engine
     return label, engine
 
 
@@ -92,7 +106,8 @@ def sentence(question: str, found: inverse.Answer, lang: str) -> str:
             value=_shown(plain_value(base), lang),
         )
     for note in found.notes:
-        text += " " + notes.assumption(note, lang)
+        said = notes.assumption(note, lang)
+        text += ". " + said[:1].upper() + said[1:]
     return text
 
 

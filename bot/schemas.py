@@ -89,7 +89,7 @@ class RangeOut(BaseModel):
 
 
 class PlanOffloadOut(BaseModel):
-    what: str  # layers, experts, optimizer, embeddings
+    what: str  # layers, experts, optimizer, activations, embeddings
     ram_bytes: int
     gpu_layers: int | None
     expert_layers: int  # llama.cpp --n-cpu-moe N
@@ -109,6 +109,7 @@ class PlanOut(BaseModel):
     verdict: Literal["fits", "tight", "offload", "does_not_fit", "unknown"]
     context_max: int | None
     decode_tokens_per_s: RangeOut | None  # one sequence; null unless the plan runs
+    prefill_tokens_per_s: RangeOut | None  # the prompt; null unless the plan runs
     command: str
     hardware: str  # yours, more_gpus, cloud, any
     machine: str | None
@@ -116,6 +117,7 @@ class PlanOut(BaseModel):
     low_bits: bool  # below 4 bits per weight
     quality_note: str | None  # why such a format costs quality, with its source
     kind: str  # what it changes: as_asked, precision, engine, offload, method, ...
+    changes: list[str]  # every setting that differs from the question (kind is the first)
 
 
 class TrainingTimeOut(BaseModel):

@@ -1,5 +1,6 @@
 """Advice for a workload: facts from the estimator, rules from the rule base, recommendations
-ordered by priority, the first rung of a fit ladder that fits marked as the recommendation."""
+ordered by priority, the planner's plan (or else the first rung of a fit ladder that fits)
+marked as the recommendation."""
 
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ class Recommendation:
     group: str
     memory_bytes: int | None  # per device, for the alternative it recommends
     verdict: str | None  # that alternative's verdict
-    primary: bool  # the first rung of a fit ladder that fits
+    primary: bool  # the plan that leads, or the first rung of a fit ladder that fits
     params: dict[str, Any] = field(default_factory=dict)  # numbers for the message
+    plan: Plan | None = None  # the planner's plan a plan rule recommends
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,10 +65,17 @@ def engine() -> RuleEngine:
 def _recommendations(facts: Facts, fired: list[str]) -> tuple[Recommendation, ...]:
     out = []
     primary_taken = False
-    for rule in sorted((BY_ID[i] for i in dict.fromkeys(fired)), key=lambda r: r.priority):
+    order = {rule.id: n for n, rule in enumerate(RULES)}
+    for rule in sorted(
+        (BY_ID[i] for i in dict.fromkeys(fired)), key=lambda r: (r.priority, order[r.id])
+    ):
         alt = facts.alternatives.get(rule.alternative) if rule.alternative else None
+        plan = facts.plans.get(rule.plan) if rule.plan else None
         params = dict(facts.fact)
         memory = verdict = None
+        if plan is not None:
+            memory, verdict = plan.per_device_bytes, plan.verdict
+            params.update(memory=memory, alt_verdict=verdict)
         if alt is not None:
             params.update(alt.params)
             memory = max(d.components.total for d in alt.estimate.devices)
@@ -75,11 +84,15 @@ def _recommendations(facts: Facts, fired: list[str]) -> tuple[Recommendation, ..
             if alt.estimate.offload is not None:
                 params["ram_bytes"] = alt.estimate.offload.ram_bytes
         primary = (
-            rule.group == "ladder" and not primary_taken and verdict in ("fits", "tight", "offload")
+            rule.group in ("plan", "ladder")
+            and not primary_taken
+            and verdict in ("fits", "tight", "offload")
         )
         primary_taken = primary_taken or primary
         out.append(
-            Recommendation(rule.id, rule.priority, rule.group, memory, verdict, primary, params)
+            Recommendation(
+                rule.id, rule.priority, rule.group, memory, verdict, primary, params, plan
+            )
         )
     return tuple(out)
 

@@ -4,14 +4,14 @@ encodes it for durable-rules."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.memory.constants import OS_RESERVE_BYTES
-from estimator.planner import Plan
+from estimator.planner import CLOUD, MORE_GPUS, YOURS, Plan
 from estimator.planner import ladder as alternatives
 from estimator.planner.ladder import Alternative
 from estimator.report import Report
@@ -33,6 +33,9 @@ class Facts:
     fact: dict[str, Any]
     estimate: Estimate | None
     alternatives: dict[str, Alternative]
+    # The best plan that runs, by where it runs (YOURS, MORE_GPUS, CLOUD): what a plan rule
+    # recommends.
+    plans: dict[str, Plan] = field(default_factory=dict)
 
 
 def _alternative_fields(alts: list[Alternative]) -> dict[str, Any]:
@@ -118,6 +121,7 @@ def _cost_fields(rep: Report, m: Machine | None) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if rep.electricity is not None:
         out["power_usd_per_hour"] = rep.electricity.per_hour
+        out["kwh_price"] = rep.kwh_price
     buy = rep.purchase
     if buy is not None:
         out.update(purchase_usd=round(buy.usd), purchase_verified=int(buy.verified))
@@ -131,15 +135,33 @@ def _cost_fields(rep: Report, m: Machine | None) -> dict[str, Any]:
     return out
 
 
+def best_plans(plans: tuple[Plan, ...]) -> dict[str, Plan]:
+    """The first plan that runs in each place (YOURS also holds the plans of a question without
+    hardware), when it changes something the question asked."""
+    out: dict[str, Plan] = {}
+    for p in plans:
+        where = CLOUD if p.hardware == CLOUD else MORE_GPUS if p.hardware == MORE_GPUS else YOURS
+        if p.runs and where not in out:
+            out[where] = p
+    return {k: p for k, p in out.items() if p.kind != "as_asked"}
+
+
 def _plan_fields(plans: tuple[Plan, ...]) -> dict[str, Any]:
-    """The planner's best plan, for rules that advise on top of it."""
+    """The planner's best plan, and which places have a plan that runs, for the plan rules."""
+    runs = best_plans(plans)
+    out = {
+        "plan_runs": int(bool(runs)),
+        "plan_yours_runs": int(YOURS in runs),
+        "plan_more_gpus_runs": int(MORE_GPUS in runs),
+        "plan_cloud_runs": int(CLOUD in runs),
+    }
     if not plans:
-        return {}
+        return out
     best = plans[0]
     return {
+        **out,
         "plan_kind": best.kind,
         "plan_hardware": best.hardware,
-        "plan_runs": int(best.runs),
         "plan_engine": best.engine,
         "plan_precision": best.precision,
         "plan_low_bits": int(best.low_bits),
@@ -183,7 +205,7 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ..
         )
     fact.update(_alternative_fields(alts))
     fact.update(_cost_fields(rep, m))
-    return Facts(fact, est, {a.name: a for a in alts})
+    return Facts(fact, est, {a.name: a for a in alts}, best_plans(plans))
 
 
 def ml_fact(

@@ -35,7 +35,8 @@ class Rule:
     priority: int
     when: Callable[[], Any]  # builds the durable condition (needs the DSL's `m`)
     alternative: str | None = None  # the alternative whose memory and verdict it quotes
-    group: str = "note"  # guidance, ladder, hardware, cost, launch
+    group: str = "note"  # guidance, plan, ladder, hardware, cost, launch
+    plan: str | None = None  # where the plan it recommends runs (yours, more_gpus, cloud)
 
 
 def _llm() -> Any:
@@ -50,9 +51,23 @@ def _fitting() -> Any:
     return (m.verdict == "fits") | (m.verdict == "tight")
 
 
+def _no_plan_here() -> Any:
+    """No plan on the user's own hardware changes the question into one that runs: the ladder's
+    one-change steps are what is left to say."""
+    return m.plan_yours_runs == 0
+
+
+def _no_plan_at_all() -> Any:
+    return m.plan_runs == 0
+
+
 def _training_step(name: str) -> Callable[[], Any]:
     return lambda: (
-        _llm() & (m.task == "training") & _not_fitting() & (getattr(m, f"{name}_fits") == 1)
+        _llm()
+        & (m.task == "training")
+        & _not_fitting()
+        & (getattr(m, f"{name}_fits") == 1)
+        & _no_plan_here()
     )
 
 
@@ -64,7 +79,11 @@ def _more_gpus_in_scope() -> Any:
 
 def _inference_step(name: str) -> Callable[[], Any]:
     return lambda: (
-        _llm() & (m.task == "inference") & _not_fitting() & (getattr(m, f"{name}_fits") == 1)
+        _llm()
+        & (m.task == "inference")
+        & _not_fitting()
+        & (getattr(m, f"{name}_fits") == 1)
+        & _no_plan_here()
     )
 
 
@@ -151,6 +170,30 @@ RULES: tuple[Rule, ...] = (
         ),
         group="guidance",
     ),
+    # The planner's plan for what does not run as asked: on the user's hardware first; on more
+    # GPUs of the kind only for someone who could add them; rented only where renting is an
+    # option. The first that fires leads the answer; the others are its alternatives.
+    Rule(
+        "plan_yours",
+        18,
+        lambda: _llm() & _not_fitting() & (m.plan_yours_runs == 1),
+        group="plan",
+        plan="yours",
+    ),
+    Rule(
+        "plan_more_gpus",
+        18,
+        lambda: _llm() & _not_fitting() & (m.plan_more_gpus_runs == 1) & _more_gpus_in_scope(),
+        group="plan",
+        plan="more_gpus",
+    ),
+    Rule(
+        "plan_cloud",
+        19,
+        lambda: _llm() & _not_fitting() & (m.plan_cloud_runs == 1) & (m.cloud_ok == 1),
+        group="plan",
+        plan="cloud",
+    ),
     # The training fit ladder, in the order to try it.
     Rule("train_lora", 20, _training_step("lora"), "lora", "ladder"),
     Rule("train_qlora", 21, _training_step("qlora"), "qlora", "ladder"),
@@ -160,13 +203,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "train_zero3",
         25,
-        lambda: _training_step("zero3")() & _more_gpus_in_scope(),
+        lambda: _training_step("zero3")() & _more_gpus_in_scope() & _no_plan_at_all(),
         "zero3",
         "ladder",
     ),
     Rule("train_offload", 26, _training_step("offload"), "offload", "ladder"),
     Rule(
-        "train_cloud", 27, lambda: _training_step("cloud")() & (m.cloud_ok == 1), "cloud", "ladder"
+        "train_cloud",
+        27,
+        lambda: _training_step("cloud")() & (m.cloud_ok == 1) & _no_plan_at_all(),
+        "cloud",
+        "ladder",
     ),
     # The inference fit ladder.
     Rule("infer_fp8", 30, _inference_step("fp8"), "fp8", "ladder"),
@@ -185,7 +232,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "infer_tensor_parallel",
         36,
-        lambda: _inference_step("tensor_parallel")() & _more_gpus_in_scope(),
+        lambda: _inference_step("tensor_parallel")() & _more_gpus_in_scope() & _no_plan_at_all(),
         "tensor_parallel",
         "ladder",
     ),
@@ -208,7 +255,11 @@ RULES: tuple[Rule, ...] = (
         "ladder",
     ),
     Rule(
-        "infer_cloud", 39, lambda: _inference_step("cloud")() & (m.cloud_ok == 1), "cloud", "ladder"
+        "infer_cloud",
+        39,
+        lambda: _inference_step("cloud")() & (m.cloud_ok == 1) & _no_plan_at_all(),
+        "cloud",
+        "ladder",
     ),
     Rule(
         "give_ram",
@@ -219,6 +270,7 @@ RULES: tuple[Rule, ...] = (
             & (m.device == "gpu")
             & (m.verdict == "does_not_fit")
             & (m.ram_known == 0)
+            & _no_plan_here()
         ),
         group="ladder",
     ),

@@ -118,8 +118,8 @@ def context_of(draft: Draft) -> tuple[int | None, tuple[Note, ...]]:
 def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
     choice = resolve_model(draft.model or PLACEHOLDER_MODEL, files=LOCAL_FILES.get())
     fields, notes = _settings(draft)
-    if choice.engine and "engine" not in fields:
-        fields["engine"] = choice.engine
+    if "engine" not in fields and choice.engine and (draft.task or "inference") == "inference":
+        fields["engine"] = choice.engine  # an Ollama tag or a GGUF file: llama.cpp
     context, context_notes = context_of(draft)
     work = Workload(
         model=choice.architecture,
@@ -245,14 +245,14 @@ def _compare(
     draft: Draft, notes: tuple[Note, ...], kwh_price: float | None, from_profile: bool
 ) -> Outcome:
     """Each option answered on its own; the Outcome's own answer is the best option's."""
-    base = draft.model_copy(update={"compare": None})
+    # The question without what any option sets (it reads as its first option).
+    varies = {k for option in draft.compare or [] for k in option.model_dump(exclude_none=True)}
+    if any(option.has_hardware() for option in draft.compare or []):
+        varies |= {"gpu", "gpus", "gpu_memory_gb", "apple", "cpu", "cpu_only"}
+    base = draft.model_copy(update={"compare": None, **{k: None for k in varies}})
     options = []
     for varied in draft.compare or []:
         whole = varied.merged_over(base)
-        if varied.has_hardware():
-            whole = varied.merged_over(
-                base.model_copy(update={s: None for s in ("gpu", "gpus", "apple", "cpu_only")})
-            )
         try:
             options.append(Option(whole, varied, answer(whole, notes, kwh_price, from_profile)))
         except EstimatorError as exc:

@@ -1,6 +1,9 @@
 """The options of a comparison side by side: each option's label, verdict, memory per device
 and speed, which one is better for the question, and why, in words the numbers support.
 
+Hardware or models compared: an option that does not run as asked but runs in another format or
+engine (the planner's plan on that hardware) is compared as that plan, which the table names.
+
 Better means, in this order: it runs as asked (fits before tight before offload before does not
 fit); then faster (decode tokens/s for inference, fewer hours for training) when the speeds
 differ by more than SAME_SPEED; then less memory per device.
@@ -12,10 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from estimator.hardware.catalog import find_gpu
+from estimator.planner import ANY, YOURS, Plan
 from estimator.vocabulary import FITTING
 
 from ..i18n import t
-from ..render import numbers
+from ..render import numbers, plans
 
 if TYPE_CHECKING:
     from .answer import Option
@@ -27,6 +31,17 @@ VERDICT_ORDER = ("fits", "tight", "offload", "does_not_fit", "unknown")
 SAME_SPEED = 0.10
 SAME_MEMORY = 0.02
 _METHODS = {"full": "full", "lora": "LoRA", "qlora": "QLoRA", "freeze": "freeze"}
+# Slots that are a way of running: options that differ in them are compared as asked.
+_SETTINGS = (
+    "method",
+    "precision",
+    "kv_precision",
+    "zero",
+    "framework",
+    "engine",
+    "optimizer",
+    "objective",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +55,8 @@ class Row:
     speed_unit: str | None  # "tokens_per_s" or "hours"
     error: str | None = None  # why this option could not be answered
     precision: str | None = None  # the weights' format it was sized in
+    plan: str | None = None  # the plan it was compared as, when not as asked
+    as_asked: bool = True  # runs as asked (its plan keeps the question's format)
 
 
 def label(varied: Draft, lang: str) -> str:
@@ -79,7 +96,30 @@ def label(varied: Draft, lang: str) -> str:
     return " ".join(parts) or "?"
 
 
-def row(option: Option, lang: str) -> Row:
+def rows(options: list[Option] | tuple[Option, ...], lang: str) -> list[Row]:
+    """The options' rows; when one is compared as a plan, every one is, each as its own best
+    plan (bf16 on one card against 8-bit on the other would compare formats, not cards)."""
+    plain = [row(o, lang) for o in options]
+    if not any(r.plan for r in plain):
+        return plain
+    return [row(o, lang, planned=True) for o in options]
+
+
+def _plan_of(option: Option, planned: bool) -> Plan | None:
+    """The plan an option is compared as: for hardware or models compared, the plan that runs
+    where as asked it does not, or (`planned`) the best plan on its hardware."""
+    ans = option.outcome.workload if option.outcome is not None else None
+    if ans is None or option.draft.precision:
+        return None
+    if any(getattr(option.varied, slot) is not None for slot in _SETTINGS):
+        return None
+    lead = next((r.plan for r in ans.advice.recommendations if r.rule == "plan_yours"), None)
+    if lead is None and planned:
+        lead = next((p for p in ans.plans if p.runs and p.hardware in (YOURS, ANY)), None)
+    return lead
+
+
+def row(option: Option, lang: str, *, planned: bool = False) -> Row:
     from ..render import errors
 
     name = label(option.varied, lang)
@@ -88,6 +128,20 @@ def row(option: Option, lang: str) -> Row:
         return Row(name, "unknown", None, None, None, error)
     ans = option.outcome.workload
     est = ans.estimate
+    lead = _plan_of(option, planned)
+    if lead is not None:
+        # An option is worth what it runs: the row is that plan, named.
+        speed = None if lead.decode is None else (lead.decode.low + lead.decode.high) / 2
+        return Row(
+            name,
+            lead.verdict,
+            lead.per_device_bytes,
+            speed,
+            "tokens_per_s" if speed is not None else None,
+            precision=lead.precision,
+            plan=plans.summary(lead, lang),
+            as_asked=ans.estimate.verdict in FITTING,
+        )
     fullest = max(d.components.total for d in est.devices)
     speed = unit = None
     if ans.report.speed is not None:
@@ -106,16 +160,34 @@ def _rank(r: Row) -> tuple[int, float]:
 
 def best(options: list[Option]) -> Option | None:
     """The better option (see the module's docstring), or None when none could be answered."""
-    answered = [(row(o, "en"), o) for o in options if o.outcome is not None]
+    answered = [o for o in options if o.outcome is not None]
     if not answered:
         return None
-    return answered[_best_index([r for r, _ in answered])][1]
+    return answered[_best_index(rows(answered, "en"))]
+
+
+def _as_asked_only(rows: list[Row]) -> bool:
+    """Some options run as asked and others only in another format: those that run as asked
+    are the ones to choose between (a faster 8-bit plan is not a faster card)."""
+    fitting = [r for r in rows if r.verdict in FITTING]
+    return any(r.as_asked for r in fitting) and not all(r.as_asked for r in fitting)
 
 
 def _best_index(rows: list[Row]) -> int:
-    ranked = sorted(range(len(rows)), key=lambda i: _rank(rows[i]))
+    strict = _as_asked_only(rows)
+    ranked = sorted(
+        range(len(rows)),
+        key=lambda i: (
+            strict and not (rows[i].as_asked and rows[i].verdict in FITTING),
+            _rank(rows[i]),
+        ),
+    )
     top = ranked[0]
-    ties = [i for i in ranked if rows[i].verdict == rows[top].verdict]
+    ties = [
+        i
+        for i in ranked
+        if rows[i].verdict == rows[top].verdict and rows[i].as_asked == rows[top].as_asked
+    ]
     if len(ties) > 1 and rows[top].verdict in FITTING:
         faster = _fastest(rows, ties)
         if faster is not None:
@@ -143,8 +215,18 @@ def verdict_line(rows: list[Row], lang: str) -> str:
     chosen = rows[_best_index(rows)]
     fitting = [r for r in rows if r.verdict in FITTING]
     per_device = numbers.size(chosen.per_device_bytes or 0, lang)
+    if all(r.verdict == "unknown" for r in rows):
+        return _without_hardware(rows, lang)
     if not fitting:
         key, params = "compare.reason.none_fit", {"per_device": per_device}
+    elif _as_asked_only(rows) and chosen.as_asked:
+        others = [r for r in fitting if not r.as_asked]
+        key = "compare.reason.as_asked"
+        params = {
+            "precision": (chosen.precision or "").upper(),
+            "other_label": others[0].label,
+            "other_plan": others[0].plan or "",
+        }
     elif len(fitting) == 1:
         key, params = "compare.reason.only_fits", {}
     elif _fastest(rows, [rows.index(r) for r in fitting]) is not None:
@@ -159,6 +241,28 @@ def verdict_line(rows: list[Row], lang: str) -> str:
     else:
         key, params = "compare.reason.less_memory", {"per_device": per_device}
     return t("compare.better", lang, option=chosen.label, reason=t(key, lang, **params))
+
+
+def _without_hardware(rows: list[Row], lang: str) -> str:
+    """No hardware was given: the options compared by the memory they need."""
+    answered = [r for r in rows if r.per_device_bytes]
+    if len(answered) < 2:
+        return t("compare.none_answered", lang)
+    if _alike(answered):
+        first = ", ".join(r.label for r in answered[:-1])
+        options = t("compare.joined", lang, first=first, last=answered[-1].label)
+        size = numbers.size(answered[0].per_device_bytes or 0, lang)
+        return t("compare.alike_no_hardware", lang, options=options, per_device=size)
+    least = min(answered, key=lambda r: r.per_device_bytes or 0)
+    other = min((r for r in answered if r is not least), key=lambda r: r.per_device_bytes or 0)
+    return t(
+        "compare.less_memory_no_hardware",
+        lang,
+        option=least.label,
+        per_device=numbers.size(least.per_device_bytes or 0, lang),
+        other=numbers.size(other.per_device_bytes or 0, lang),
+        other_label=other.label,
+    )
 
 
 def _alike(rows: list[Row]) -> bool:
@@ -186,7 +290,9 @@ def table(rows: list[Row], lang: str) -> list[str]:
     formats = len({r.precision for r in rows if r.precision}) > 1
     cells = [
         [
-            f"{r.label} ({r.precision})"
+            f"{r.label} ({r.plan})"
+            if r.plan
+            else f"{r.label} ({r.precision})"
             if formats and r.precision and r.precision.upper() != r.label
             else r.label,
             t(f"verdict.{r.verdict}", lang),
@@ -210,9 +316,10 @@ def as_json(options: list[Option], lang: str) -> list[dict[str, Any]]:
     from ..render import errors, estimate_json, report_json
 
     out = []
-    for option in options:
-        r = row(option, lang)
+    for option, r in zip(options, rows(options, lang), strict=True):
         entry: dict[str, Any] = {"option": r.label, "verdict": r.verdict}
+        if r.plan is not None:
+            entry["plan"] = r.plan  # verdict, memory and speed are this plan's
         ans = option.outcome.workload if option.outcome else None
         if ans is not None:
             body = estimate_json.answer(ans.estimate, lang)

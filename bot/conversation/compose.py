@@ -12,7 +12,7 @@ from rules import Advice, Recommendation
 
 from .. import answers, questions
 from ..i18n import has, t
-from ..render import estimate_json, notes, numbers, report_text
+from ..render import estimate_json, notes, numbers, plans, report_text
 from ..render.hardware import label as hardware_label
 from ..render.recommendations import texts
 from . import compare
@@ -23,6 +23,8 @@ from .reply import Choice, Item, Reply, Section
 from .slots import Draft
 
 SHOWN_RECOMMENDATIONS = 4
+# Alternatives shown under the plan that leads, each one line.
+SHOWN_ALTERNATIVES = 2
 _MODEL_CHOICES = ("Llama-3.1-8B", "Qwen2.5-7B", "Mistral-7B-v0.3", "Llama-3.1-70B")
 _GPU_CHOICES = ("RTX 4090", "RTX 3090", "A100 80GB", "M3 Max 64GB")
 _LAPTOP_CHOICES = ("RTX 4060 Laptop", "RTX 4090 Laptop", "M3 Pro 18GB")
@@ -97,6 +99,8 @@ def _headline(est: Estimate, lang: str) -> Section:
         context=numbers.integer(i.context, lang),
         hardware=hardware,
     )
+    if i.concurrency > 1:
+        text += t("reply.headline_users", lang, count=i.concurrency)
     return Section(kind="headline", items=[Item(text=text)])
 
 
@@ -135,8 +139,41 @@ def _item(rec: Recommendation, est: Estimate | None, lang: str) -> Item:
     return Item(text=title, detail=detail, rule=rec.rule, primary=rec.primary)
 
 
+def _plan(ans: answers.WorkloadAnswer, lang: str) -> list[Section]:
+    """ "Yes, like this:": the plan the first plan rule recommends, with its figures, speed and
+    command, then at most two alternatives that run differently (another engine, method or
+    place),
+    drawn from the places the plan rules allowed."""
+    recs = [r for r in ans.advice.recommendations if r.plan is not None]
+    if not recs:
+        return []
+    lead = recs[0].plan
+    places = {r.plan.hardware for r in recs}
+    candidates = [r.plan for r in recs[1:]] + [
+        p for p in ans.plans if p.runs and (p.hardware in places or p.hardware == "any")
+    ]
+    shown = [(lead.hardware, lead.engine, lead.method)]
+    items = [
+        Item(
+            text=f"{plans.summary(lead, lang)}: {plans.figures(lead, lang)}",
+            detail=plans.speed(lead, lang),
+            command=lead.command,
+            rule=recs[0].rule,
+            primary=True,
+        )
+    ]
+    for p in candidates:
+        if len(items) > SHOWN_ALTERNATIVES or (p.hardware, p.engine, p.method) in shown:
+            continue
+        shown.append((p.hardware, p.engine, p.method))
+        items.append(Item(text=plans.line(p, lang)))
+    title = "plan.title" if recs[0].rule == "plan_yours" else "plan.title_elsewhere"
+    return [Section(kind="plan", title=t(title, lang), items=items)]
+
+
 def _advice(advice: Advice, lang: str) -> list[Section]:
-    recs = sorted(advice.recommendations, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
+    shown = [r for r in advice.recommendations if r.group != "plan"]
+    recs = sorted(shown, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
     if not recs:
         return []
     items = [_item(rec, advice.estimate, lang) for rec in recs]
@@ -206,7 +243,7 @@ def _question(outcome: Outcome, lang: str) -> str:
 def compared(outcome: Outcome, lang: str) -> Reply:
     """A comparison: the options side by side, which is better and why, then what was assumed
     for the better one."""
-    rows = [compare.row(o, lang) for o in outcome.options]
+    rows = compare.rows(outcome.options, lang)
     labels = [r.label for r in rows]
     options = t("compare.joined", lang, first=", ".join(labels[:-1]), last=labels[-1])
     title = t("compare.title", lang, options=options, question=_question(outcome, lang))
@@ -244,11 +281,11 @@ def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
     ans = outcome.workload
     est = ans.estimate
     verdict = [_verdict(est, lang)]
-    if outcome.smallest_gpu is not None:
-        gpu = questions.plain_value(outcome.smallest_gpu)
-        if gpu is not None:
-            verdict.append(Item(text=t("reply.smallest_gpu", lang, gpu=gpu)))
+    if outcome.smallest_gpu is not None and outcome.smallest_gpu.value is not None:
+        # With the format and engine that give it: the 16-bit model may need a far larger one.
+        verdict.append(Item(text=questions.sentence("gpu", outcome.smallest_gpu, lang)))
     sections = [_headline(est, lang), Section(kind="verdict", items=verdict), _breakdown(est, lang)]
+    sections += _plan(ans, lang)
     sections += _advice(ans.advice, lang)
     if est.verdict != "does_not_fit":  # no speed for what cannot run
         sections += _lines("speed", t("table.speed", lang), report_text.speed(ans.report, lang))
@@ -314,16 +351,26 @@ def _inverse(outcome: Outcome, lang: str) -> Reply:
 
 def _ml(outcome: Outcome, lang: str) -> Reply:
     advice = outcome.ml
-    items = [Item(text=f"- {notes.assumption(n, lang)}") for n in outcome.ml_notes]
-    recs = []
+    items, recs = [], []
     for rec in advice.recommendations:
         title, detail = texts(rec, None, lang)
         items.append(Item(text=title, detail=detail, rule=rec.rule))
         recs.append({"rule": rec.rule, "title": title, "detail": detail})
+    sections = []
+    data_bytes = advice.fact.get("data_bytes", 0)
+    if outcome.draft.asks_ram and data_bytes:
+        # "How much RAM": the table as float64 (the rules' data size), and the copy to add.
+        text = t("reply.ml_ram", lang, data=numbers.size(data_bytes, lang))
+        sections.append(Section(kind="verdict", items=[Item(text=text, primary=True)]))
+    sections.append(Section(kind="advice", title=t("reply.ml", lang), items=items))
+    assumed = [Item(text=f"- {notes.assumption(n, lang)}") for n in outcome.ml_notes]
+    if assumed:
+        sections.append(Section(kind="assumptions", title=t("reply.assumed", lang), items=assumed))
+    body = {"verdict": "unknown", "recommendations": recs, "memory": {"data_bytes": data_bytes}}
     return Reply(
         status="answered",
         language=lang,
-        sections=[Section(kind="advice", title=t("reply.ml", lang), items=items)],
+        sections=sections,
         parsed=outcome.draft,
         verdict="unknown",
-    ).with_body(lambda: {"verdict": "unknown", "recommendations": recs})
+    ).with_body(lambda: body)

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from estimator.errors import EstimatorError
 from estimator.models import lookup
 
+from .. import lexicon as lx
 from .. import questions
 from .parse import normalise
 from .parse_task import INFERENCE_FORMATS
@@ -23,9 +24,7 @@ from .slots import FIT_QUESTION, HARDWARE_SLOTS, TRAINING_SLOTS, Draft
 Slot = Literal["model", "task", "hardware", "ram", "features"]
 # Inverse questions answered from the hardware: without it there is nothing to search.
 NEED_HARDWARE = frozenset(k for k, q in FIT_QUESTION.items() if q in questions.NEED_HARDWARE)
-RESET = re.compile(
-    r"^\s*/?(new|nieuw|reset|start\s+over|opnieuw|nieuwe\s+vraag|new\s+question|begin\s+opnieuw)\s*[.!]?\s*$"
-)
+RESET = re.compile(r"^\s*/?" + lx.fragment("reset") + r"\s*[.!]?\s*$")
 INFERENCE_ENGINES = frozenset(
     {
         "vllm",

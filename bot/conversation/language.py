@@ -8,24 +8,38 @@ from dataclasses import dataclass
 from ..lexicon import lexicons
 
 _WORD = re.compile(r"[a-zà-ÿ']+")
-# A lead this large is the message's own language; a smaller one only starts a conversation.
+# A lead this large is the message's own language; a smaller one only starts a conversation,
+# or decides a message of at least LONG_ENOUGH words.
 CLEAR_LEAD = 2
+LONG_ENOUGH = 4
+STRONG = 2  # the weight of a word only one language uses
 
 
 @dataclass(frozen=True, slots=True)
 class Detected:
     language: str | None  # the language with the most words, None on a tie
-    lead: int  # how many words more than the runner-up
+    lead: int  # how much more weight than the runner-up
+    words: int
 
 
 def detected(text: str) -> Detected:
     words = _WORD.findall(text.lower())
     counts = sorted(
-        ((sum(w in lex.function_words for w in words), lex.code) for lex in lexicons()),
+        (
+            (
+                sum(
+                    STRONG if w in lex.strong_words else 1
+                    for w in words
+                    if w in lex.function_words or w in lex.strong_words
+                ),
+                lex.code,
+            )
+            for lex in lexicons()
+        ),
         reverse=True,
     )
     (best, code), (second, _) = counts[0], counts[1]
-    return Detected(code if best > second else None, best - second)
+    return Detected(code if best > second else None, best - second, len(words))
 
 
 def detect(text: str) -> str | None:
@@ -34,10 +48,12 @@ def detect(text: str) -> str | None:
 
 
 def choose(text: str, conversation: str | None, fallback: str) -> str:
-    """The language to answer `text` in: its own when it is clear; a short or ambiguous
-    message ("thanks", "training", "llama 70b?") keeps the conversation's language; a first
-    message with a hint of a language takes it; else the fallback (the user's setting)."""
+    """The language to answer `text` in: its own when it is clear ("hoi", "bedankt", a
+    sentence); a short or ambiguous message ("thanks", "ok", "training", "llama 70b?") keeps
+    the conversation's language; a first message with a hint of a language takes it; else the
+    fallback (the user's setting)."""
     found = detected(text)
-    if found.language is not None and (found.lead >= CLEAR_LEAD or conversation is None):
+    clear = found.lead >= CLEAR_LEAD or (found.lead >= 1 and found.words >= LONG_ENOUGH)
+    if found.language is not None and (clear or conversation is None):
         return found.language
     return conversation or fallback

@@ -13,7 +13,13 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from estimator.vocabulary import MAX_CONTEXT, MAX_GPUS, MAX_SEQUENCES
+from estimator.vocabulary import (
+    MAX_CONTEXT,
+    MAX_GPUS,
+    MAX_MEMORY_GB,
+    MAX_SEQUENCES,
+    MIN_MEMORY_GB,
+)
 
 from .. import lexicon as lx
 from . import (
@@ -31,20 +37,23 @@ from .reading import Found, Reading, Refusal, Unreadable
 from .slots import Draft
 
 MAX_TEXT = 2000
-MAX_MEMORY_GB = 1_000_000
 _QUESTION_SLOTS = frozenset(Draft.model_fields) - {"language"}
-# "99999x H100": a count in front of something that looks like a GPU.
-_GPU_COUNT = re.compile(
-    r"(?<![\w.])(\d{1,19})\s*[x×*]\s*(?=(?:nvidia\s+|rtx\s*|gtx\s*|rx\s*)?[a-z]{0,3}\d{2,4}\b|gpu)"
-)
 _NEGATIVE = re.compile(
     r"(?:^|(?<=[\s(]))-\s*(\d{1,19}(?:[.,]\d+)?)\s*"
-    r"(gb|gib|g|tb|k|users|gebruikers|tokens|context)(?![\w])"
+    r"(?:(k)|("
+    + lx.fragment("users")
+    + r")|("
+    + lx.fragment("tokens")
+    + r"|"
+    + lx.fragment("context_word")
+    + r"))(?![\w])"
 )
+# A model's version after its name or size: "mistral 7b v0.3", "deepseek v3", "qwen v2.5".
+# ("v100" is a GPU: a version has one or two digits before its dot.)
+_VERSION = re.compile(r"(?<=[a-z0-9] )v\d{1,2}(?:\.\d+)*(?![\w.])")
 # Slashes in everyday writing that are never a Hugging Face org/name: "w/o", "tokens/s",
 # "24/7", "0.30/kWh".
 _NOT_AN_ID = re.compile(r"^(?:w|tok|toks|tokens?|t|\d+(?:[.,]\d+)?)/|/(?:o|s|sec|kwh|\d+)$", re.I)
-_NEGATIVE_SLOT = {"users": "concurrency", "gebruikers": "concurrency", "tokens": "context"}
 
 
 def normalise(text: str) -> str:
@@ -81,17 +90,19 @@ def read(text: str) -> Reading:
     found = _read(low, original)
     spans = parse_compare.options(low, _snippet)
     if len(spans) >= 2:
-        found = _read(_blanked(low, spans), original)
-        options = [
-            _differing(_read(_blanked(low, spans[:i] + spans[i + 1 :]), original), found)
-            for i in range(len(spans))
+        neutral = _read(_blanked(low, spans), original)
+        each = [
+            _read(_blanked(low, spans[:i] + spans[i + 1 :]), original) for i in range(len(spans))
         ]
+        options = [_differing(one, neutral) for one in each]
         # What every option implies ("ZeRO-2 or ZeRO-3": training) is the question's.
         for slot in set.intersection(*(set(o) for o in options)):
             if len({repr(o[slot]) for o in options}) == 1:
-                found.set(slot, options[0][slot])
                 for o in options:
                     del o[slot]
+        # The question reads as its first option, so whatever reads it without the
+        # comparison (a team's machines, the next refinement) reads a whole question.
+        found = each[0]
         found.set("compare", options)
     slots = {k: v for k, v in found.slots.items() if v is not None}
     has_question = any(k in _QUESTION_SLOTS for k in slots)
@@ -146,6 +157,7 @@ def _read(low: str, original: str) -> Found:
     low = parse_training.zero(low, found)
     low = parse_training.offload(low, found)
     low = _hardware(low, found)
+    low = parse_task.engine(low, found)
     low = parse_quantities.electricity(low, found)
     if not (lx.search("classical", low) or lx.search("neural_net", low)):
         low = parse_quantities.dataset(low, found)
@@ -153,7 +165,6 @@ def _read(low: str, original: str) -> Found:
     parse_task.task(low, found)
     parse_task.method(low, found)
     low = parse_task.kv_precision(low, found)
-    parse_task.engine(low, found)
     parse_task.precision(low, found)
     parse_task.framework(low, found)
     parse_training.grad_checkpointing(low, found)
@@ -175,34 +186,40 @@ def _read(low: str, original: str) -> Found:
 
 
 def _refuse_absurd(low: str, found: Found) -> str:
-    """Counts and amounts no machine has: "99999x H100", "-24GB"; refused, and blanked so no
-    later reader takes a part of them."""
-    m = _GPU_COUNT.search(low)
-    if m is not None:
-        count = parse_numbers.integer(m.group(1))
-        if count is None or count > MAX_GPUS:
-            found.refused.append(Refusal("gpus", m.group().strip()[:30], 1, MAX_GPUS))
-            low = parse_task.blank(low, m)
+    """Negative users or context ("-5 users"): refused, and blanked so no later reader takes
+    the number without its sign. (The hardware reader keeps "-24GB" and "99999x" as said.)"""
     m = _NEGATIVE.search(low)
     if m is not None:
-        unit = m.group(2)
-        slot = _NEGATIVE_SLOT.get(unit, "context" if unit == "k" else "gpu_memory_gb")
-        high = {"concurrency": MAX_SEQUENCES, "context": MAX_CONTEXT}.get(slot, MAX_MEMORY_GB)
+        slot = "concurrency" if m.group(3) else "context"
+        high = MAX_SEQUENCES if slot == "concurrency" else MAX_CONTEXT
         found.refused.append(Refusal(slot, m.group().strip()[:30], 1, high))
         low = parse_task.blank(low, m)
     return low
 
 
 def _hardware(low: str, found: Found) -> str:
-    slots, low = parse_hardware.read(
-        low, cpu_only=bool(lx.search("cpu_only", low)), laptop=bool(lx.search("laptop", low))
+    """The hardware reader's slots; a count or memory outside its range is refused (and kept
+    as said, so the machine built from the Draft refuses it too, never a replaced value).
+    A model's version ("mistral 7b v0.3") is hidden from it and left for the model reader."""
+    versions = list(_VERSION.finditer(low))
+    hidden = low
+    for m in versions:
+        hidden = parse_task.blank(hidden, m)
+    slots, rest = parse_hardware.read(
+        hidden, cpu_only=bool(lx.search("cpu_only", low)), laptop=bool(lx.search("laptop", low))
     )
-    gpus = slots.get("gpus")
-    if isinstance(gpus, int) and gpus > MAX_GPUS:
-        found.refused.append(Refusal("gpus", str(gpus), 1, MAX_GPUS))
-        del slots["gpus"]
-    for key, value in slots.items():
-        found.set(key, value)
+    for m in versions:
+        rest = rest[: m.start()] + m.group() + rest[m.end() :]
+    low = rest
+    bounds = {
+        "gpus": (1, MAX_GPUS),
+        "gpu_memory_gb": (MIN_MEMORY_GB, MAX_MEMORY_GB),
+        "ram_gb": (MIN_MEMORY_GB, MAX_MEMORY_GB),
+    }
+    for slot, value in slots.items():
+        if slot in bounds and isinstance(value, int | float) and not isinstance(value, bool):
+            found.bounded(slot, value, f"{value:g}", *bounds[slot])
+        found.set(slot, value)
     return low
 
 

@@ -8,12 +8,6 @@ import re
 from .. import lexicon as lx
 from .reading import Act
 
-# Words that may stand beside a greeting or thanks without making it a question.
-_COURTESY = lx.words(
-    "bot sizer llm there daar again weer so much very please alsjeblieft aub hoor man mate "
-    "you je jij u all allemaal everyone iedereen guys jongens folks well wel nou oh ah "
-    "and en for voor the de your je jullie lot veel hartelijk really echt"
-)
 _WORD = re.compile(r"[\w'/]+")
 # Words besides the act's own that still make a short courtesy ("that helped a lot").
 MAX_OTHER_WORDS = 3
@@ -24,15 +18,11 @@ _ACTS: tuple[tuple[str, Act], ...] = (
 )
 # "on my mac", "op mijn laptop", "with my lab server": a machine named after "my".
 _NAMED = re.compile(
-    r"(?<![\w])(?:on|op|with|met|using|for|voor|via|in)\s+"
+    r"(?<![\w])"
+    + lx.fragment("place")
+    + r"\s+"
     + lx.fragment("my")
     + r"\s+([a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
-)
-# Words after "my" that are hardware or a thing, not the name of a saved machine.
-_NOT_NAMES = lx.words(
-    "gpu gpus card kaart videokaart graphics own eigen data dataset model models modellen "
-    "question vraag budget team company bedrijf cpu ram memory geheugen side kant own "
-    "project use use-case usecase end"
 )
 
 
@@ -49,7 +39,8 @@ def act(low: str) -> Act | None:
             rest = pattern.sub(" ", rest)
     if not said:
         return None
-    others = [w for w in _WORD.findall(rest) if w not in _COURTESY]
+    courtesy = lx.pattern("courtesy")
+    others = [w for w in _WORD.findall(rest) if not courtesy.fullmatch(w)]
     if len(others) > MAX_OTHER_WORDS:
         return None
     return next(name for _, name in _ACTS if name in said)
@@ -63,14 +54,12 @@ def own_hardware(low: str) -> str | None:
     if m is None:
         return None
     named = re.match(
-        lx.fragment("my") + r"\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s+(?:has|have|is|got|heeft|"
-        r"is|bevat|comes|runs|draait|contains|:)",
+        lx.fragment("my") + r"\s+((?:[a-z][\w-]*\s+)?[a-z][\w-]*)\s*" + lx.fragment("describes"),
         m.group(),
     )
     if named is None:
         return ""
-    words = [w for w in named.group(1).split() if w not in _NOT_NAMES]
-    return " ".join(words)
+    return " ".join(w for w in named.group(1).split() if not _not_a_name(w))
 
 
 def named_machine(low: str) -> str | None:
@@ -80,11 +69,16 @@ def named_machine(low: str) -> str | None:
     if m is None:
         return None
     words = m.group(1).split()
-    if words[0] in _NOT_NAMES or _joins(words[0]):
+    if _not_a_name(words[0]) or _joins(words[0]):
         return None
     if len(words) == 2 and _joins(words[1]):
         words = words[:1]
     return " ".join(words)
+
+
+def _not_a_name(word: str) -> bool:
+    """Hardware or a thing after "my" ("my gpu", "my data"): no saved machine's name."""
+    return bool(lx.pattern("not_a_name").fullmatch(word))
 
 
 def _joins(word: str) -> bool:

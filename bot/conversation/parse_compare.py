@@ -56,15 +56,12 @@ def _axis(slots: Slots) -> tuple[str, tuple[object, ...], frozenset[str]] | None
 
 
 def _stop(word: str) -> bool:
-    """A word that ends an option: a joining word, another connector, a negation."""
+    """A word that ends an option: a joining word, another connector, a negation, a task
+    word, or one that turns it into a preference ("instead", "better than")."""
     core = _EDGE.sub("", word)
-    return (
-        not core
-        or any(
-            lx.pattern(c).fullmatch(core)
-            for c in ("joiner", "or", "negation", "inference", "training")
-        )
-        or core in ("instead", "plaats", "than", "dan", "better", "beter", "which", "welke")
+    return not core or any(
+        lx.pattern(c).fullmatch(core)
+        for c in ("joiner", "or", "negation", "inference", "training", "option_stop")
     )
 
 

@@ -31,12 +31,21 @@ from .reading import Found
 _SCALE = r"(k|m|mln|b|thousand|million|billion|duizend|miljoen|miljard)"
 # A number with an optional scale: 32k, 8192, 1.5M, "2,5 miljoen".
 NUMBER = r"(\d+(?:[.,]\d{1,6})?)\s*" + _SCALE + r"?(?![\w])"
-_APPROX = r"(?:(?:around|about|roughly|approx\.?|approximately|~|±|ongeveer|rond|circa|ca\.?|zo'n|gemiddeld|average|avg|max|maximaal|up\s+to|tot)\s*)*"
+# "around 2000 tokens", "ongeveer 2000": words before an amount that only qualify it.
+_APPROX = r"(?:" + lx.fragment("approx") + r"\s*)*"
+# "context of 8k", "epochs: 3", "batch = 4".
+_LINK = r"(?:" + lx.fragment("amount_link") + r"|[=:])"
 _LARGE_SCALES = frozenset({"m", "mln", "b", "million", "billion", "miljoen", "miljard"})
 
 
 def _value(m: re.Match[str], group: int, *, binary: bool) -> float | None:
     return number(m.group(group), m.group(group + 1), binary=binary)
+
+
+def _count(m: re.Match[str], group: int) -> float | None:
+    """A count of things ("1.5k examples" is 1500; "1.1875k" is read as 1188)."""
+    value = _value(m, group, binary=False)
+    return None if value is None else round(value)
 
 
 def context(low: str, found: Found) -> str:
@@ -46,9 +55,9 @@ def context(low: str, found: Found) -> str:
     tokens = lx.fragment("tokens")
     patterns = (
         rf"(?<![\w.,]){NUMBER}\s*(?:-?\s*{tokens}\s*)?(?:{words})(?![\w])",
-        rf"(?<![\w])(?:{words}|{seq})\s*(?:of|van|:|=|is|at|op|tot|up\s+to|around|about)?\s*"
+        rf"(?<![\w])(?:{words}|{seq})\s*{_LINK}?\s*"
         rf"{_APPROX}{NUMBER}(?:\s*{tokens})?(?![\w])",
-        rf"(?<![\w.,]){NUMBER}\s*(?:-?\s*{tokens}\s*)?(?:sequences?|sequenties?|prompts?)(?![\w])",
+        rf"(?<![\w.,]){NUMBER}\s*(?:-?\s*{tokens}\s*)?{lx.fragment('sequences')}(?![\w])",
     )
     for pattern in patterns:
         m = re.search(pattern, low)
@@ -87,10 +96,10 @@ def bare_k(low: str, found: Found) -> str:
 
 
 def users(low: str, found: Found) -> None:
-    concurrent = r"(?:concurrent|simultaneous|parallel|gelijktijdige|tegelijke|actieve|active)\s+"
+    concurrent = lx.fragment("concurrent")
     m = re.search(
-        rf"(?<![\w.,-]){NUMBER}\s+(?:{concurrent})?(?:{lx.fragment('users')})(?![\w])"
-        rf"|(?<![\w])(?:concurrency|gelijktijdigheid)\s*(?:of|van|=|:)?\s*{NUMBER}",
+        rf"(?<![\w.,-]){NUMBER}\s+(?:{concurrent}\s+)?(?:{lx.fragment('users')})(?![\w])"
+        rf"|(?<![\w]){lx.fragment('concurrency_word')}\s*{_LINK}?\s*{NUMBER}",
         low,
     )
     if m is None:
@@ -107,10 +116,11 @@ def dataset(low: str, found: Found) -> str:
     each = lx.fragment("each")
     m = re.search(rf"(?<![\w.,-]){NUMBER}\s+(?:{examples})(?![\w])", low)
     if m:
-        found.bounded("examples", _value(m, 1, binary=False), m.group(), 1, MAX_EXAMPLES)
+        found.bounded("examples", _count(m, 1), m.group(), 1, MAX_EXAMPLES)
         rest = low[m.end() : m.end() + 80]
         per = re.search(
-            rf"^[\s,]*(?:(?:of|van|with|met|at|,)\s+)?(?:{each}\s+)?{_APPROX}"
+            rf"^[\s,]*(?:(?:{lx.fragment('amount_link')}|{lx.fragment('with')})\s+)?"
+            rf"(?:{each}\s+)?{_APPROX}"
             rf"(?:(?:{each})\s+)?{NUMBER}\s*-?\s*{tokens}(?![\w])",
             rest,
         )
@@ -129,7 +139,7 @@ def dataset(low: str, found: Found) -> str:
             low = blank(low, per)
     e = re.search(
         rf"(?<![\w.,-])(\d{{1,6}}(?:[.,]\d{{1,3}})?)\s*(?:{lx.fragment('epochs')})(?![\w])"
-        rf"|(?<![\w])(?:{lx.fragment('epochs')})\s*(?:=|:|of|van)?\s*(\d{{1,6}}(?:[.,]\d{{1,3}})?)(?![\w])",
+        rf"|(?<![\w])(?:{lx.fragment('epochs')})\s*{_LINK}?\s*(\d{{1,6}}(?:[.,]\d{{1,3}})?)(?![\w])",
         low,
     )
     if e:
@@ -146,17 +156,18 @@ def dataset(low: str, found: Found) -> str:
 
 
 def _example_tokens(found: Found, m: re.Match[str], group: int) -> None:
-    found.bounded("example_tokens", _value(m, group, binary=False), m.group(), 1, MAX_CONTEXT)
+    found.bounded("example_tokens", _count(m, group), m.group(), 1, MAX_CONTEXT)
 
 
 def electricity(low: str, found: Found) -> str:
     """The price of a kWh: "0.35 per kWh", "€0,30/kWh", "35 cent per kWh", "electricity about
     0.35", "stroom kost 0,28". Cents are divided by 100; the currency is the user's."""
-    money = r"(?:€|\$|£|eur|usd|euro)?\s*"
-    unit = rf"(?:\s*(?:{lx.fragment('cents')}|{lx.fragment('euro')}|\$|usd|dollars?))?"
+    currency = rf"(?:{lx.fragment('currency')}|{lx.fragment('euro')})"
+    money = rf"{currency}?\s*"
+    unit = rf"(?:\s*(?:{lx.fragment('cents')}|{currency}))?"
     m = re.search(
-        rf"{money}(\d{{1,19}}(?:[.,]\d{{1,4}})?)({unit})\s*(?:per|/|a|an|the|een|voor)?\s*"
-        rf"(?:(?:1|een|one)\s+)?kwh(?![\w])",
+        rf"{money}(\d{{1,19}}(?:[.,]\d{{1,4}})?)({unit})\s*"
+        rf"(?:per|/|{lx.fragment('article')}|{lx.fragment('place')})?\s*(?:1\s+)?kwh(?![\w])",
         low,
     ) or re.search(
         rf"(?<![\w])(?:{lx.fragment('electricity')})\s*(?:\w+\s+){{0,3}}?"
@@ -179,7 +190,7 @@ def classical(low: str, found: Found) -> None:
     m = re.search(rf"(?<![\w.,-]){NUMBER}\s*(?:{lx.fragment('features')})(?![\w])", low)
     if m:
         found.bounded("features", _value(m, 1, binary=False), m.group(), 1, MAX_FEATURES)
-    m = re.search(rf"(?<![\w.,-]){NUMBER}\s*(?:parameters|params|parameter)(?![\w])", low)
+    m = re.search(rf"(?<![\w.,-]){NUMBER}\s*{lx.fragment('parameters')}(?![\w])", low)
     if m:
         value = _value(m, 1, binary=False)
         found.bounded("ml_params", value, m.group(), 1, MAX_SIZE)

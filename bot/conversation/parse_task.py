@@ -69,7 +69,8 @@ def kv_precision(low: str, found: Found) -> str:
     for value, concept in lx.variants("kv"):
         name = lx.fragment(concept)
         m = re.search(
-            rf"(?<![\w]){kv}\s*(?:(?:in|op|at|as|als|=|:)\s*)?{name}(?![\w])"
+            rf"(?<![\w]){kv}\s*(?:(?:{lx.fragment('place')}|{lx.fragment('amount_link')}|[=:])\s*)?"
+            rf"{name}(?![\w])"
             rf"|(?<![\w]){name}\s+{kv}(?![\w])",
             low,
         )
@@ -79,11 +80,15 @@ def kv_precision(low: str, found: Found) -> str:
     return low
 
 
-def engine(low: str, found: Found) -> None:
+def engine(low: str, found: Found) -> str:
+    """The engine named ("vllm", "ollama", "llama.cpp"), blanked so that no model name is read
+    in it ("llama" in "llama.cpp")."""
     for value, concept in lx.variants("engine"):
-        if lx.search(concept, low):
+        m = lx.search(concept, low)
+        if m:
             found.set("engine", value)
-            return
+            return blank(low, m)
+    return low
 
 
 def precision(low: str, found: Found) -> None:

@@ -24,12 +24,18 @@ def switched(low: str, m: re.Match[str]) -> bool:
     """Whether the setting named at `m` is on."""
     before = low[max(0, m.start() - 24) : m.start()]
     if re.search(
-        r"(?<![\w])" + lx.fragment("without") + r"[\s:-]+(?:(?:the|de|het|any|enige)\s+)?$",
+        r"(?<![\w])" + lx.fragment("without") + r"[\s:-]+(?:" + lx.fragment("article") + r"\s+)?$",
         before,
     ):
         return False
     after = low[m.end() : m.end() + 24]
-    off = r"^\s*(?:[:=]\s*|is\s+|staat\s+)?" + lx.fragment("off") + r"(?![\w])"
+    off = (
+        r"^\s*(?:(?:[:=]|"
+        + lx.fragment("amount_link")
+        + r")\s*)?"
+        + lx.fragment("off")
+        + r"(?![\w])"
+    )
     return re.match(off, after) is None
 
 
@@ -77,7 +83,7 @@ def offload(low: str, found: Found) -> str:
     phrase = re.compile(
         rf"(?<![\w])(?:(?:{target_nvme}|{target_cpu})[\s_-]+)?"
         rf"(?:{lx.fragment('offload')}|{lx.fragment('offload_term')})"
-        rf"(?:\s+(?:\w+\s+){{0,2}}?(?:to|naar|into|in|op|on)\s+(?:the\s+|de\s+)?"
+        rf"(?:\s+(?:\w+\s+){{0,2}}?{lx.fragment('toward')}\s+(?:{lx.fragment('article')}\s+)?"
         rf"(?:{target_nvme}|{target_cpu}))?(?![\w])"
     )
     m = phrase.search(low)
@@ -118,8 +124,9 @@ def optimizer(low: str, found: Found) -> None:
 def lora(low: str, found: Found) -> None:
     rank = lx.fragment("rank")
     lora_word = lx.fragment("lora")
+    link = r"(?:" + lx.fragment("amount_link") + r"|[=:])"
     m = re.search(
-        rf"(?<![\w])(?:{lora_word}[\s_-]+)?(?:{rank})[\s_-]*(?:=|:|of|van|is)?\s*{_NUMBER}(?![\w.])"
+        rf"(?<![\w])(?:{lora_word}[\s_-]+)?(?:{rank})[\s_-]*{link}?\s*{_NUMBER}(?![\w.])"
         rf"|(?<![\w]){_NUMBER}[\s_-]*(?:{rank})(?![\w])"
         rf"|(?<![\w]){lora_word}[\s_-]*r\s*(?:=|:)?\s*{_NUMBER}(?![\w.])"
         rf"|(?<![\w])r\s*=\s*{_NUMBER}(?![\w.])",
@@ -149,7 +156,7 @@ def batch(low: str, found: Found) -> None:
     or the gradient accumulation steps."""
     m = re.search(
         rf"(?<![\w])(?:({lx.fragment('not_micro_batch')})\s+)?(?:{lx.fragment('batch')})"
-        rf"\s*(?:of|van|=|:|is)?\s*{_NUMBER}(?![\w.])",
+        rf"\s*(?:{lx.fragment('amount_link')}|[=:])?\s*{_NUMBER}(?![\w.])",
         low,
     )
     if m is None or m.group(1):

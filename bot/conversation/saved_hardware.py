@@ -1,18 +1,13 @@
-"""Saved hardware and the slots of a question, both ways: a profile as the slots a message would
-fill, and the machine a message describes ("my pc has an RTX 4090 and 64GB RAM") as a profile."""
+"""Saved hardware: a profile as the slots a message would fill, and which saved profile a
+question names ("on my mac")."""
 
 from __future__ import annotations
 
-import re
-
-from estimator.errors import EstimatorError
 from estimator.hardware.catalog import cpu_named, find_gpu
 from storage.schemas import HardwareSpec, Profile
 
 from ..lexicon import pattern
 from .slots import Draft
-
-_APPLE = re.compile(r"^(M\d(?: Pro| Max| Ultra)?)(?: (\d+)GB)?$")
 
 
 def profile_draft(spec: HardwareSpec) -> Draft:
@@ -44,29 +39,6 @@ def _gpu_words(spec: HardwareSpec) -> str | None:
     if gpu is None or abs(gpu.memory_gib - spec.gpu_memory_gb) < 0.5:
         return spec.gpu
     return f"{spec.gpu} {spec.gpu_memory_gb:g}GB"
-
-
-def spec_of(draft: Draft) -> HardwareSpec | None:
-    """The machine the slots describe, as a profile stores it; None when they do not describe
-    one completely (an Apple chip without its memory, nothing at all)."""
-    fields: dict[str, object] = {"ram_gb": draft.ram_gb}
-    if draft.gpu:
-        try:
-            gpu = find_gpu(draft.gpu)
-        except EstimatorError:
-            gpu = None
-        if gpu is None:
-            return None
-        fields.update(gpu=gpu.name, gpu_count=draft.gpus or 1, gpu_memory_gb=gpu.memory_gib)
-    elif draft.gpu_memory_gb:
-        fields.update(gpu_count=draft.gpus or 1, gpu_memory_gb=draft.gpu_memory_gb)
-    if draft.apple:
-        m = _APPLE.match(draft.apple)
-        if m is None or m.group(2) is None:
-            return None
-        fields.update(apple_chip=m.group(1), apple_memory_gb=int(m.group(2)))
-    spec = HardwareSpec.model_validate(fields)
-    return None if spec.is_empty else spec
 
 
 def find(profiles: list[Profile], named: str) -> Profile | None:

@@ -20,6 +20,7 @@ from storage import Storage
 from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, Profile, User
 
 from .. import answers
+from .. import lexicon as lx
 from ..i18n import language, supported, t
 from ..model_source import needs_download
 from ..profile_text import describe
@@ -39,7 +40,8 @@ from .slots import Draft
 # A question left half-answered this long ago no longer captures the next message.
 STATE_MAX_AGE = timedelta(hours=12)
 GROUPS = ("group", "supergroup")
-DETAILS = re.compile(r"^\s*/?(details?|uitleg|berekening|calculation)\s*[.!?]?\s*$")
+LONG_TEXT = 300
+DETAILS = re.compile(r"^\s*/?" + lx.fragment("details") + r"\s*[.!?]?\s*$")
 
 
 class Incoming(BaseModel):
@@ -153,7 +155,9 @@ class Conversation:
         text = _chosen(c.state, text)
         if DETAILS.match(normalise(text)):
             return await self._view(c, "why")
-        reading = read(text)
+        # Reading takes about 1 ms for a question and up to ~0.2 s for 2,000 characters of
+        # noise (bench/parse_speed.py): a long message is read off the event loop.
+        reading = await asyncio.to_thread(read, text) if len(text) > LONG_TEXT else read(text)
         lang = choose(normalise(text), c.state.language or c.prefs.language, c.lang)
         if reading.refused:
             return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
@@ -242,15 +246,19 @@ class Conversation:
         from storage import StorageError
 
         from ..commands.profile import storage_message
+        from ..profile_text import parse as read_profile
 
-        spec = None
         try:
-            spec = saved_hardware.spec_of(reading.draft)
-        except StorageError as exc:
-            return Reply(status="error", language=lang, text=storage_message(exc, lang))
-        if spec is None:
+            # The profile reader (the one `profile set` uses) gives the cards, RAM and CPU.
+            found = read_profile(text)
+            spec = HardwareSpec.model_validate(found.model_dump(exclude={"label"}))
+        except EstimatorError as exc:
+            return Reply(status="error", language=lang, text=errors.message(exc, lang))
+        except (StorageError, ValidationError):
             return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
-        name = reading.profile_label or _default_name(spec)
+        if spec.is_empty:
+            return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
+        name = reading.profile_label or found.suggested_name()
         try:
             profile = await self.storage.profiles.save(c.user.id, name, spec, text=text[:200])
         except StorageError as exc:
@@ -292,9 +300,16 @@ class Conversation:
     async def who_can(self, message: Incoming) -> Reply:
         """Which of the team's machines can run the question in `message`."""
         c = await self._context(message)
+        why = unreadable(message.text)
+        if why is not None:
+            return Reply(status="error", language=c.lang, text=t(f"unreadable.{why}", c.lang))
         reading = read(message.text)
-        lang = language(reading.draft.language or c.lang)
+        lang = choose(normalise(message.text), c.state.language or c.prefs.language, c.lang)
+        if reading.refused:
+            return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
         turn = step(State(), reading, message.text)
+        if turn.act is not None:
+            return compose.info("help" if turn.act == "own_hardware" else turn.act, lang)
         if turn.missing:
             return compose.question(turn, lang)
         pool = await team.machines(self.storage, c.chat.id, lang)
@@ -385,12 +400,6 @@ def _machine_words(draft: Draft) -> str:
     if draft.gpu_memory_gb:
         return f"{draft.gpu_memory_gb:g} GB"
     return f"CPU, {draft.ram_gb:g} GB RAM" if draft.ram_gb else "CPU"
-
-
-def _default_name(spec: HardwareSpec) -> str:
-    from ..profile_text import ParsedHardware
-
-    return ParsedHardware.model_validate(spec.model_dump()).suggested_name()
 
 
 def _state(stored: dict | None) -> State:

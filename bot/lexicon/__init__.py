@@ -95,6 +95,27 @@ LANGUAGE_CONCEPTS = frozenset(
         "filler",
         # what may follow a bare "4k" that makes it a context length
         "joiner",
+        # small words between a name and its amount ("context of 8k", "epochs: 3")
+        "amount_link",
+        "toward",
+        "sequences",
+        "parameters",
+        "approx",
+        "article",
+        "concurrent",
+        "concurrency_word",
+        # a comparison's option ends before these ("instead of", "better than")
+        "option_stop",
+        # before "my X" when naming a saved machine ("on my mac"), and after it when
+        # describing one ("my pc has ..."); words after "my" that are no machine's name
+        "place",
+        "describes",
+        "not_a_name",
+        # words that may stand beside a greeting or thanks
+        "courtesy",
+        # commands said as words
+        "reset",
+        "details",
     }
 )
 
@@ -108,6 +129,9 @@ def words(text: str) -> frozenset[str]:
 class Lexicon:
     code: str
     function_words: frozenset[str]  # frequent words only this language uses
+    # Words no speaker of the other language would use ("hoi", "bedankt", "the"): each one
+    # alone says the language ("thanks" and "ok" are not among them: Dutch uses them too).
+    strong_words: frozenset[str]
     number_words: Mapping[str, int]  # "six": 6, "vijftig": 50
     scale_words: Mapping[str, int]  # "thousand": 1000
     phrases: Mapping[str, tuple[str, ...]]

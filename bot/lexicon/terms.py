@@ -129,4 +129,5 @@ TERMS: dict[str, tuple[str, ...]] = {
         r"paperspace",
     ),
     "hf_trainer": (r"trainer",),
+    "currency": (r"€", r"\$", r"£", r"eur", r"usd", r"dollars?"),
 }

@@ -137,6 +137,9 @@ def plans(found: tuple[Plan, ...], lang: str) -> list[PlanOut]:
                 decode_tokens_per_s=None
                 if p.decode is None
                 else RangeOut(low=p.decode.low, high=p.decode.high),
+                prefill_tokens_per_s=None
+                if p.prefill is None
+                else RangeOut(low=p.prefill.low, high=p.prefill.high),
                 command=p.command,
                 hardware=p.hardware,
                 machine=p.machine.name if p.machine is not None else None,
@@ -148,6 +151,7 @@ def plans(found: tuple[Plan, ...], lang: str) -> list[PlanOut]:
                 if p.low_bits
                 else None,
                 kind=p.kind,
+                changes=list(p.changes),
             )
         )
     return out

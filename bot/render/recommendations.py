@@ -10,7 +10,7 @@ from estimator.result import Estimate
 from rules import Recommendation
 
 from ..i18n import t
-from . import numbers
+from . import numbers, plans
 
 
 def _range(low: float, high: float, lang: str) -> str:
@@ -41,6 +41,7 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
         cloud_price=numbers.usd(p.get("cloud_usd_per_hour", 0), lang),
         break_even_hours=numbers.integer(p.get("break_even_hours", 0), lang),
         power_per_hour=numbers.usd(p.get("power_usd_per_hour", 0), lang),
+        kwh_price=numbers.usd(p.get("kwh_price", 0), lang),
         # macOS's sysctl takes decimal megabytes.
         apple_limit_mb=round(p.get("apple_limit_bytes", 0) / 1e6),
         gpu_watts=numbers.integer(p.get("gpu_watts", 0), lang),
@@ -76,4 +77,6 @@ def texts(rec: Recommendation, est: Estimate | None, lang: str) -> tuple[str, st
     params = _params(rec, lang)
     if rec.group == "launch" and est is not None:
         params["command"] = command(rec, est)
+    if rec.plan is not None:
+        params["plan"] = plans.summary(rec.plan, lang)
     return t(f"rule.{rec.rule}.title", lang, **params), t(f"rule.{rec.rule}.detail", lang, **params)

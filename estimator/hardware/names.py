@@ -54,11 +54,27 @@ class Piece:
 
 
 def pieces(text: str) -> list[Piece]:
-    """`text` (lower case) as pieces with their character spans."""
+    """`text` (lower case) as pieces with their character spans. A count written against a
+    lettered name ("8xh100", "4xa100": number, x, letters, number) keeps its "x" apart; "7900xtx"
+    (no number after the letters) stays as written."""
+    found = list(_PIECE.finditer(text))
     out: list[Piece] = []
-    for m in _PIECE.finditer(text):
-        joined = bool(out) and out[-1].end == m.start() and m.group()[0] not in "+&*"
-        out.append(Piece(m.group(), m.start(), m.end(), joined))
+    for n, m in enumerate(found):
+        word, start = m.group(), m.start()
+        joined = bool(out) and out[-1].end == start and word[0] not in "+&*"
+        after = found[n + 1] if n + 1 < len(found) else None
+        if (
+            joined
+            and len(word) > 1
+            and word[0] == "x"
+            and out[-1].number
+            and after is not None
+            and after.start() == m.end()
+            and after.group()[0].isdigit()
+        ):
+            out.append(Piece("x", start, start + 1, True))
+            word, start = word[1:], start + 1
+        out.append(Piece(word, start, m.end(), joined))
     return out
 
 

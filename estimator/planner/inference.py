@@ -129,10 +129,16 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     if m is None:
         yield from _no_hardware(w)
         return
-    names = list(dict.fromkeys([*([w.engine] if w.engine else []), *TRIED[m.kind]]))
-    for name in names:
+    if w.engine:
+        # The engine the question named: its plans alone when one of them fits.
+        engine = engines.get(w.engine)
+        own = list(_engine_options(engine, w, m)) if engine.runs_on(m) else []
+        yield from own
+        if any(o.estimate.verdict in FITTING for o in own):
+            return
+    for name in TRIED[m.kind]:
         engine = engines.get(name)
-        if not engine.runs_on(m):
+        if name == w.engine or not engine.runs_on(m):
             continue
         yield from _engine_options(engine, replace(w, engine=name), m)
 

@@ -1,6 +1,8 @@
 """The order a practitioner weighs plans in: runs on the hardware they have first (a rented
 instance next, more GPUs of their kind after that, unless they asked for a GPU count); among
 those, fits on the GPUs before running partly from RAM, and 4 bits or more before fewer; then
+the fewest GPUs to add (an owner buys as few cards as will do) and the cheapest rental (a
+4-bit 70B on one card at a tenth of the price of 16-bit on eight is what people rent); then
 the highest quality; then the fastest decode; then the cheapest."""
 
 from __future__ import annotations
@@ -27,11 +29,18 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
     else:
         fit = 4
     speed = plan.decode.high if plan.decode is not None else 0.0
+    added = plan.gpus if plan.hardware == MORE_GPUS else 0
+    rent = (plan.usd_per_hour or 0.0) if plan.hardware == CLOUD else 0.0
     return (
         tier,
         where,
         fit,
+        added,
+        rent,
         -plan.quality_bits,
+        # Partly in RAM, speed is what differs between engines (llama.cpp computes the experts
+        # it keeps in RAM there; a copy per token of the weights is what the rest do).
+        -speed if plan.verdict == "offload" else 0.0,
         -plan.estimate_bits,
         -speed,
         plan.usd_per_hour or 0.0,

@@ -48,7 +48,7 @@ def plans(
     hardware = YOURS if machine is not None else ANY
     built = [_plan(o, hardware, asked) for o in found]
     if gpu_count_asked or not any(p.runs for p in built):
-        built += _elsewhere(workload, machine, asked, cloud, gpu_count_asked)
+        built += _elsewhere(workload, machine, asked, cloud)
     unique: dict[tuple, Plan] = {}
     for p in sorted(built, key=lambda p: key(p, gpu_count_asked)):
         unique.setdefault(
@@ -113,9 +113,10 @@ def _offload(est: Estimate) -> PlanOffload | None:
         return PlanOffload("experts", off.ram_bytes, None, off.expert_layers)
     if off.gpu_layers is not None:
         return PlanOffload("layers", off.ram_bytes, off.gpu_layers)
-    return PlanOffload(
-        "optimizer" if est.inputs.task == "training" else "embeddings", off.ram_bytes
-    )
+    if est.inputs.task == "training":
+        # ZeRO-Offload keeps the optimizer in RAM; Unsloth's checkpointing the layers' inputs.
+        return PlanOffload("optimizer" if est.inputs.offload else "activations", off.ram_bytes)
+    return PlanOffload("embeddings", off.ram_bytes)
 
 
 def _plan(
@@ -160,11 +161,9 @@ def _plan(
     )
 
 
-def _elsewhere(
-    w: Workload, machine: Machine | None, asked: Workload, cloud: bool, more: bool
-) -> list[Plan]:
-    """Plans on other hardware: more GPUs of the user's kind, and the cheapest cloud instance,
-    in the best format and in 4 bits."""
+def _elsewhere(w: Workload, machine: Machine | None, asked: Workload, cloud: bool) -> list[Plan]:
+    """Plans on other hardware: more GPUs of the user's kind than they have (their own count is
+    planned as theirs), and the cheapest cloud instance, in the best format and in 4 bits."""
     out: list[Plan] = []
     for variant in _variants(w):
         if machine is not None and machine.kind == "gpu" and machine.gpu is not None:
@@ -172,7 +171,7 @@ def _elsewhere(
             if (
                 found.value is not None
                 and found.estimate is not None
-                and (more or found.value > machine.count)
+                and found.value > machine.count
             ):
                 bigger = replace(machine, count=found.value, cards=())
                 out.append(_plan(Option(variant, bigger, found.estimate), MORE_GPUS, asked))

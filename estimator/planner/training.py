@@ -33,6 +33,9 @@ _SINGLE = (
     dict(optimizer="paged_adamw_8bit"),
     dict(engine="deepspeed", zero=2, offload=True),
 )
+# Adapters on one GPU: PEFT as it comes, then Unsloth (fused kernels and loss, checkpoints in
+# RAM), what people run on a single consumer card, then the optimizer in RAM.
+_SINGLE_ADAPTERS = (dict(), dict(engine="unsloth"), dict(engine="deepspeed", zero=2, offload=True))
 
 
 def _estimate(w: Workload, m: Machine | None) -> Estimate | None:
@@ -45,7 +48,7 @@ def _estimate(w: Workload, m: Machine | None) -> Estimate | None:
 def _settings(method: str, gpus: int) -> tuple[dict, ...]:
     if gpus > 1:
         return ((dict(),) if method != "full" else ()) + _SHARDED
-    return _SINGLE if method == "full" else _SINGLE[:1] + _SINGLE[3:]
+    return _SINGLE if method == "full" else _SINGLE_ADAPTERS
 
 
 def options(w: Workload, m: Machine | None) -> Iterator[Option]:
@@ -55,14 +58,19 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     if asked is not None:
         yield Option(w, m, asked)
     gpus = m.count if m is not None and m.kind == "gpu" else 1
+    # The asked method and the lighter ones: someone asking about QLoRA is not sent to a full
+    # fine-tune.
+    lightest = METHODS.index(w.method) if w.method in METHODS else 0
     methods = [w.method] if w.method and asked is not None and asked.verdict in FITTING else []
-    methods += [x for x in METHODS if x not in methods]
+    methods += [x for x in METHODS[lightest:] if x not in methods]
     for method in methods:
         base = replace(w, method=method, precision=None if method != w.method else w.precision)
         if method != "full":
             base = replace(base, optimizer=None if w.optimizer in ("adamw_8bit",) else w.optimizer)
         fallback = None
         for settings in _settings(method, gpus):
+            if settings.get("offload") and (m is None or m.ram_bytes is None):
+                continue  # RAM not given: nothing is planned to live there
             option = replace(base, **settings)
             est = _estimate(option, m)
             if est is None:
@@ -86,6 +94,8 @@ def variants(w: Workload) -> list[Workload]:
 
 
 def parallelism(i: Inputs) -> str:
+    if i.parallelism:
+        return i.parallelism
     if i.gpu_count <= 1:
         return "single"
     if i.engine == "torchtune":
@@ -111,6 +121,15 @@ def command(est: Estimate, machine: Machine | None) -> str:
                 config["zero_optimization"]["offload_param"] = {"device": "cpu"}
         run = f"deepspeed --num_gpus {max(1, i.gpu_count)} train.py --deepspeed ds_config.json"
         return f"{run}  # ds_config.json: {json.dumps(config, separators=(',', ':'))}"
+    if i.engine == "unsloth":
+        # Unsloth's notebooks: FastLanguageModel with its own checkpointing, TRL's SFTTrainer.
+        four_bit = i.method == "qlora"
+        return (
+            f"FastLanguageModel.from_pretrained(<model>, max_seq_length={i.context}, "
+            f"load_in_4bit={four_bit}); FastLanguageModel.get_peft_model(model, r={i.lora_rank}, "
+            'use_gradient_checkpointing="unsloth"); '
+            f'SFTConfig(per_device_train_batch_size={i.batch}, optim="{i.optimizer or "adamw_8bit"}")'
+        )
     if i.engine == "torchtune":
         recipe = "full_finetune" if i.method == "full" else "lora_finetune"
         distributed = "distributed" if i.gpu_count > 1 else "single_device"
@@ -126,6 +145,11 @@ def command(est: Estimate, machine: Machine | None) -> str:
         targets = '"all-linear"' if i.lora_targets == "all" else '["q_proj", "v_proj"]'
         parts.append(f"LoraConfig(r={i.lora_rank}, target_modules={targets})")
     optim = f', optim="{i.optimizer}"' if i.optimizer and i.optimizer != "adamw" else ""
+    if i.parallelism == "fsdp" and i.gpu_count > 1:
+        # FSDP-QLoRA as Hugging Face documents it: the 4-bit base sharded like the rest.
+        optim += ', fsdp="full_shard auto_wrap"'
+        if i.method == "qlora":
+            parts[0] = parts[0][:-1] + ", bnb_4bit_quant_storage=torch.bfloat16)"
     parts.append(
         f"TrainingArguments(per_device_train_batch_size={i.batch}, "
         f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{optim})"

@@ -21,7 +21,7 @@ ANY = "any"
 class PlanOffload:
     """What a plan keeps in CPU RAM."""
 
-    what: str  # layers, experts, optimizer, embeddings
+    what: str  # layers, experts, optimizer, activations (checkpoints in RAM), embeddings
     ram_bytes: int
     gpu_layers: int | None = None  # layers on the GPUs (layers offload)
     expert_layers: int = 0  # llama.cpp --n-cpu-moe N (experts offload)

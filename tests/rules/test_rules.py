@@ -7,7 +7,15 @@ import pytest
 from rules.advice import engine
 from rules.ruleset import BY_ID, RULES
 
-LLM = {"t": "workload", "kind": "llm"}
+# Facts always say which places have a plan that runs (rules/facts.py), none by default.
+LLM = {
+    "t": "workload",
+    "kind": "llm",
+    "plan_runs": 0,
+    "plan_yours_runs": 0,
+    "plan_more_gpus_runs": 0,
+    "plan_cloud_runs": 0,
+}
 _NO_FIT = {"task": "inference", "verdict": "does_not_fit"}
 
 
@@ -24,6 +32,33 @@ def test_every_rule_has_a_unique_id_and_priority_order():
     ("rule", "inside", "outside"),
     [
         ("tight_headroom", {"verdict": "tight"}, {"verdict": "fits"}),
+        (
+            "plan_yours",
+            {**_NO_FIT, "plan_runs": 1, "plan_yours_runs": 1},
+            {"task": "inference", "verdict": "fits", "plan_runs": 1, "plan_yours_runs": 1},
+        ),
+        (
+            "plan_more_gpus",
+            {**_NO_FIT, "plan_runs": 1, "plan_more_gpus_runs": 1, "owns": 1, "gpu_count": 2},
+            {**_NO_FIT, "plan_runs": 1, "plan_more_gpus_runs": 1, "owns": 1, "gpu_count": 1},
+        ),
+        (
+            "plan_cloud",
+            {**_NO_FIT, "plan_runs": 1, "plan_cloud_runs": 1, "cloud_ok": 1},
+            {**_NO_FIT, "plan_runs": 1, "plan_cloud_runs": 1, "cloud_ok": 0},
+        ),
+        # A plan on the user's hardware replaces the ladder's one-change steps.
+        (
+            "infer_int4",
+            {**_NO_FIT, "int4_fits": 1},
+            {**_NO_FIT, "int4_fits": 1, "plan_runs": 1, "plan_yours_runs": 1},
+        ),
+        # A plan anywhere replaces the ladder's "rent" step.
+        (
+            "infer_cloud",
+            {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 1},
+            {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 1, "plan_runs": 1, "plan_cloud_runs": 1},
+        ),
         (
             "small_llm_cpu",
             {"task": "inference", "params_m": 3500, "concurrency": 2, "cpu_tps_low": 5},

@@ -14,6 +14,7 @@ Run `python -m tests.bot.conversation.holdout` for the accuracy and every mismat
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,9 @@ def observed(row: dict[str, Any]) -> dict[str, Any]:
     turn = step(state, reading, row["text"])
     draft = turn.state.draft if row.get("turns") else reading.draft
     out: dict[str, Any] = {k: getattr(draft, k) for k in SAME if getattr(draft, k) is not None}
+    if isinstance(out.get("gpu"), str) and " + " in out["gpu"]:
+        # A set of different GPUs: the hardware reader joins them with " + " and a count.
+        out["gpu"] = [re.sub(r"^\d+x ", "", part) for part in out["gpu"].split(" + ")]
     if turn.act in ("greeting", "help", "thanks", "out_of_scope"):
         out["act"] = turn.act
     if turn.implied_task and draft.task is None:
@@ -80,6 +84,11 @@ def observed(row: dict[str, Any]) -> dict[str, Any]:
     elif draft.method:
         out["method"] = draft.method
     if draft.compare:
+        # The Draft reads as its first option beside the options; the writer's schema has the
+        # options only.
+        for option in draft.compare:
+            for key in option.model_dump(exclude_none=True):
+                out.pop(key, None)
         out["compare"] = [_option(o.model_dump(exclude_none=True)) for o in draft.compare]
     return out
 
@@ -89,6 +98,8 @@ def _expected_compare(options: list[str]) -> list[frozenset[tuple[str, Any]]]:
 
 
 def _same(slot: str, want: Any, got: Any, row: dict[str, Any]) -> bool:
+    if slot == "gpu" and isinstance(want, list) and isinstance(got, list):
+        return [_canonical(slot, w) for w in want] == [_canonical(slot, g) for g in got]
     if slot == "compare":
         wanted = _expected_compare(want)
         return len(wanted) == len(got) and all(

@@ -137,3 +137,59 @@ def test_reset_starts_over():
 def test_classical_ml_needs_no_model():
     (turn,) = talk("random forest on 1M rows, do I need a GPU?")
     assert turn.missing == ()
+
+
+def test_a_comparison_is_kept_by_a_follow_up_and_ended_by_choosing():
+    compared, longer, chosen = talk(
+        "L4 or T4 for mistral 7b?", "and with 32k context?", "ok, the L4 then"
+    )
+    assert [o.gpu for o in compared.state.draft.compare] == ["L4", "Tesla T4"]
+    assert longer.state.draft.compare == compared.state.draft.compare
+    assert longer.state.draft.context == 32768
+    assert chosen.state.draft.compare is None
+    assert chosen.state.draft.gpu == "L4"
+
+
+def test_courtesies_leave_the_question_as_it_was():
+    answer, thanks, hello = talk("can I run llama 3.1 8b on a 4090?", "thanks!", "hello")
+    assert (thanks.act, hello.act) == ("thanks", "greeting")
+    assert thanks.state.draft == hello.state.draft == answer.state.draft
+    assert hello.state.answered
+
+
+def test_a_greeting_while_a_slot_is_asked_for_keeps_asking():
+    asked, hello = talk("can I fine-tune on 24GB?", "hi")
+    assert hello.act == "greeting"
+    assert hello.state.awaiting == asked.state.awaiting == "model"
+
+
+def test_nothing_read_after_an_answer_is_out_of_scope_not_the_answer_again():
+    _, other = talk("can I run llama 3.1 8b on a 4090?", "what is the capital of France")
+    assert other.act == "out_of_scope"
+
+
+def test_my_machine_answers_the_hardware_question():
+    _, answer = talk("what's the biggest model I can run?", "my pc has an RTX 3090")
+    assert answer.act is None
+    assert answer.state.draft.gpu == "GeForce RTX 3090"
+    assert answer.missing == ()
+
+
+def test_a_model_on_hardware_is_about_running_it():
+    (turn,) = talk("llama 3.1 8b on a 4090")
+    assert turn.implied_task and turn.missing == ()
+
+
+def test_a_one_shot_question_starts_afresh_but_a_follow_up_continues():
+    state = State()
+    for text in ("can I run llama 3.1 8b on a 4090 with 64GB RAM?",):
+        state = step(state, read(text), text, keep_machine=False).state
+    new = step(
+        state,
+        read("can I fine-tune qwen2.5 7b?"),
+        "can I fine-tune qwen2.5 7b?",
+        keep_machine=False,
+    )
+    follow = step(state, read("and with 32k context?"), "and with 32k context?", keep_machine=False)
+    assert (new.state.draft.gpu, new.state.draft.ram_gb) == (None, None)
+    assert follow.state.draft.gpu == "GeForce RTX 4090"

@@ -23,11 +23,25 @@ def _reply(text: str, lang: str = "en") -> Reply:
 def test_an_answer_is_made_of_sections_in_reading_order():
     reply = _reply("can I fine-tune 7B on 24GB?")
     kinds = [s.kind for s in reply.sections]
-    assert kinds[:3] == ["headline", "verdict", "breakdown"]
-    assert kinds.index("advice") < kinds.index("assumptions") < kinds.index("refinements")
+    assert kinds[:4] == ["headline", "verdict", "breakdown", "plan"]
+    assert kinds.index("plan") < kinds.index("assumptions") < kinds.index("refinements")
     assert kinds[-1] == "hint"
-    advice = reply.section("advice")
-    assert advice.items[0].rule == "train_lora" and advice.items[0].primary
+    plan = reply.section("plan")
+    assert plan.title == "Yes, like this:"
+    lead = plan.items[0]
+    assert lead.rule == "plan_yours" and lead.primary
+    assert lead.text.startswith("LoRA") and "LoraConfig(" in lead.command
+    # At most two alternatives, each one line, none of them the lead again.
+    assert 1 <= len(plan.items) <= 3
+    assert all(i.text.startswith("Or: ") and not i.command for i in plan.items[1:])
+
+
+def test_the_plan_is_in_the_first_telegram_message_with_its_command():
+    reply = _reply("Llama 3.3 70B on 2x3090 with 32k context")
+    first = html.reply(reply)[0]
+    assert "Yes, like this:" in first
+    assert "<code>llama-server -m Llama-3.3-70B-Q4_K_M.gguf -c 32768" in first
+    assert "--cache-type-k q8_0" in first
 
 
 def test_the_terminal_numbers_each_follow_up_once_and_hides_rule_ids():
@@ -37,7 +51,7 @@ def test_the_terminal_numbers_each_follow_up_once_and_hides_rule_ids():
     for n, item in enumerate(refine.items, 1):
         assert text.count(item.text) == 1
         assert f"  {n}) {item.text}" in text
-    assert "[train_lora]" not in text
+    assert "[plan_yours]" not in text
     assert text.endswith("Say “details” for the whole calculation.")
     assert plain.render(reply, "oneshot").endswith("“llm-sizer ask 1” for a choice.")
 

@@ -30,7 +30,8 @@ async def test_fine_tune_follow_ups(storage):
     )
     assert first.status == "answered"
     assert first.verdict == "does_not_fit"  # full fine-tuning of 7.6B needs ~118 GiB
-    assert first.body["recommendations"][0]["rule"] == "train_lora"
+    assert first.body["recommendations"][0]["rule"] == "plan_yours"
+    assert first.body["plans"][0]["method"] == "lora"
     assert [c.message for c in first.choices][:2] == ["with QLoRA", "with LoRA"]
     assert qlora.verdict == "fits"
     assert qlora.body["inputs"]["method"] == "qlora"

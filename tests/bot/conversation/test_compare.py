@@ -1,0 +1,49 @@
+"""Comparisons of hardware are made between what runs on each option: the planner's plan where
+as asked it does not, and then each option's own best plan, so formats are not compared as
+cards."""
+
+from bot.conversation import compare
+from bot.conversation.answer import answer
+from bot.conversation.dialogue import State, step
+from bot.conversation.parse import parse
+
+GIB = 2**30
+
+
+def _rows(text: str, lang: str = "en") -> list[compare.Row]:
+    turn = step(State(), parse(text), text)
+    outcome = answer(turn.state.draft)
+    assert outcome.options, "read as a comparison"
+    return compare.rows(outcome.options, lang)
+
+
+def test_two_24_gb_cards_for_a_32b_model_are_compared_in_the_4_bit_format_that_fits():
+    # Qwen2.5-32B in BF16 is 32.8e9 x 2 bytes = 61 GiB, on neither card; in 4 to 6 bits per
+    # weight it is 15.3 to 22.9 GiB, which both 24 GB cards hold.
+    rows = _rows("3090 or 4090 for qwen2.5 32b")
+    assert [r.label for r in rows] == ["RTX 3090", "RTX 4090"]
+    for r in rows:
+        assert r.plan is not None and r.verdict in ("fits", "tight")
+        assert 32.8e9 * 4 / 8 < r.per_device_bytes < 24 * GIB
+    assert rows[0].plan == rows[1].plan
+    assert "either will do" in compare.verdict_line(rows, "en")
+
+
+def test_a_card_that_runs_it_as_asked_beats_one_that_needs_8_bits():
+    # Llama-3.1-8B in BF16: 8.03e9 x 2 bytes = 15.0 GiB of weights, over the T4's 15 GiB; the
+    # L4's 24 GB holds it. The T4 runs it only in 8 bits (8 GiB of weights), faster per token,
+    # but that compares formats, not cards.
+    rows = _rows("L4 or T4 for llama 3.1 8b")
+    l4, t4 = rows
+    assert l4.as_asked and l4.precision == "bf16"
+    assert not t4.as_asked and "8-bit" in (t4.plan or "")
+    line = compare.verdict_line(rows, "en")
+    assert line.startswith("Better: L4, it runs it as asked (BF16); Tesla T4 only as ")
+    nl = compare.verdict_line(_rows("L4 of T4 voor llama 3.1 8b", "nl"), "nl")
+    assert nl.startswith("Beter: L4, die draait het zoals gevraagd (BF16)")
+
+
+def test_options_that_are_settings_are_compared_as_asked():
+    rows = _rows("full finetune llama 3.1 8b on 2x 4090 with zero-2 or zero-3")
+    assert [r.label for r in rows] == ["ZeRO-2", "ZeRO-3"]
+    assert all(r.plan is None for r in rows)
