@@ -41,6 +41,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/estimate_speed.py
 	$(BIN)/python bench/inverse_speed.py
 	$(BIN)/python bench/advice_speed.py
+	$(BIN)/python bench/plan_speed.py
+	$(BIN)/python bench/parse_speed.py
 	$(BIN)/python bench/conversation_speed.py
 	$(BIN)/python bench/storage_speed.py
 	$(BIN)/python bench/telegram_speed.py

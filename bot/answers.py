@@ -9,6 +9,7 @@ from estimator.cost import DEFAULT_KWH_PRICE_USD
 from estimator.curve import context_curve
 from estimator.hardware.types import Machine
 from estimator.planner import Plan, plans
+from estimator.planner.serving import Capacity, capacity
 from estimator.report import Report, report
 from estimator.result import Estimate, Note
 from estimator.training_time import TrainingData
@@ -28,6 +29,7 @@ class WorkloadAnswer:
     workload: Workload
     machine: Machine | None
     plans: tuple[Plan, ...] = ()  # the planner's ways to run it, best first
+    serving: Capacity | None = None  # a queueing server with more users than fit at once
 
 
 def answer(
@@ -60,7 +62,8 @@ def answer(
     est = replace(
         rep.estimate, assumptions=tuple(all_notes), steps=rep.estimate.steps + speed_steps
     )
-    return WorkloadAnswer(rep, advice, est, workload, machine, found)
+    served = capacity(workload, machine) if machine is not None else None
+    return WorkloadAnswer(rep, advice, est, workload, machine, found, served)
 
 
 def drawing(ans: WorkloadAnswer) -> Drawing:
@@ -76,6 +79,7 @@ def as_json(ans: WorkloadAnswer, lang: str) -> AnswerOut:
     out.speed = report_json.speed(ans.report)
     out.cost = report_json.cost(ans.report)
     out.plans = estimate_json.plans(ans.plans, lang)
+    out.serving = estimate_json.serving(ans.serving)
     return out
 
 

@@ -165,6 +165,18 @@ class CostOut(BaseModel):
     purchase: PurchaseOut | None
 
 
+class ServingOut(BaseModel):
+    """A vLLM or SGLang server asked for more users than fit at full length: it starts, runs
+    `at_once` sequences of `context` tokens together and queues the rest."""
+
+    asked: int
+    at_once: int
+    context: int
+    average_tokens: int  # an assumed shorter average conversation
+    at_average: int  # sequences of that average that run together
+    decode_tokens_per_s: RangeOut | None  # each of the `at_once` sequences
+
+
 class AnswerOut(BaseModel):
     status: Literal["answered", "need_more"]
     inputs: InputsOut
@@ -175,6 +187,7 @@ class AnswerOut(BaseModel):
     speed: SpeedOut | None = None
     cost: CostOut | None = None
     plans: list[PlanOut] = []
+    serving: ServingOut | None = None
 
 
 class FitBaselineOut(BaseModel):

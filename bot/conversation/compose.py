@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from estimator import engines
 from estimator.models import catalog
+from estimator.planner.serving import Capacity
 from estimator.result import COMPONENTS, Estimate
 from rules import Advice, Recommendation
 
@@ -82,6 +84,25 @@ def question(turn: Turn, lang: str) -> Reply:
         choices=choices,
         parsed=draft,
     )
+
+
+def _serving(served: Capacity, est: Estimate, lang: str) -> str:
+    """A queueing server with more users than fit: what runs at once, and at what speed."""
+    text = t(
+        "reply.serving",
+        lang,
+        engine=engines.get(est.inputs.engine).label,
+        at_once=served.at_once,
+        context=numbers.integer(served.context, lang),
+        queued=served.asked - min(served.asked, served.at_once),
+        average=numbers.integer(served.average_tokens, lang),
+        at_average=served.at_average,
+    )
+    if served.decode is not None:
+        low = numbers.significant(served.decode.low, lang)
+        high = numbers.significant(served.decode.high, lang)
+        text += t("reply.serving_speed", lang, low=low, high=high)
+    return text
 
 
 def _headline(est: Estimate, lang: str) -> Section:
@@ -281,6 +302,9 @@ def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
     ans = outcome.workload
     est = ans.estimate
     verdict = [_verdict(est, lang)]
+    served = ans.serving
+    if served is not None:
+        verdict.append(Item(text=_serving(served, est, lang)))
     if outcome.smallest_gpu is not None and outcome.smallest_gpu.value is not None:
         # With the format and engine that give it: the 16-bit model may need a far larger one.
         verdict.append(Item(text=questions.sentence("gpu", outcome.smallest_gpu, lang)))

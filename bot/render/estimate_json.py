@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from estimator.planner import Plan
 from estimator.planner.quality import LOW_BITS_SOURCE
+from estimator.planner.serving import Capacity
 from estimator.result import Estimate
 from rules import Advice
 
@@ -17,6 +18,7 @@ from ..schemas import (
     PlanOut,
     RangeOut,
     RecommendationOut,
+    ServingOut,
 )
 from . import notes
 from .recommendations import texts
@@ -155,3 +157,18 @@ def plans(found: tuple[Plan, ...], lang: str) -> list[PlanOut]:
             )
         )
     return out
+
+
+def serving(found: Capacity | None) -> ServingOut | None:
+    """What a queueing server does with more users than fit at once."""
+    if found is None:
+        return None
+    decode = found.decode
+    return ServingOut(
+        asked=found.asked,
+        at_once=found.at_once,
+        context=found.context,
+        average_tokens=found.average_tokens,
+        at_average=found.at_average,
+        decode_tokens_per_s=None if decode is None else RangeOut(low=decode.low, high=decode.high),
+    )
