@@ -1,9 +1,10 @@
 """A complete Draft answered: the workload (memory, speed, cost, advice), an inverse question,
 the CPU-versus-GPU guidance for classical machine learning, or each option of a comparison.
 
-Every setting the question gave reaches the estimator; one the estimator does not model yet
-(an engine, a framework, an alignment objective) is kept in the Draft and the answer says it
-was not applied, never silently dropped."""
+Every setting the question gave reaches the estimator (the training frameworks, alignment
+objectives and Liger kernels it models as they run); one it does not know (an engine, an
+optimizer) is kept in the Draft and the answer says it was not applied, never silently
+dropped."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from estimator.errors import EstimatorError
+from estimator.frameworks import ALIASES as FRAMEWORK_ALIASES
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.inverse import Answer as InverseAnswer
@@ -28,7 +30,6 @@ PLACEHOLDER_MODEL = "7B"  # the largest-model search replaces it
 # a fresh context.
 LOCAL_FILES: ContextVar[bool] = ContextVar("local_files", default=False)
 # Frameworks built on Hugging Face transformers + PEFT, whose memory is transformers' own.
-HF_BASED = frozenset({"axolotl", "llama-factory", "trl"})
 # A features count assumed for classical machine learning when the question gives none.
 ASSUMED_FEATURES = 100
 
@@ -77,24 +78,16 @@ def _settings(draft: Draft) -> tuple[dict[str, object], list[Note]]:
             fields["engine"] = draft.engine.replace(" ", "")
         return fields, notes
     engine = draft.framework or (draft.engine if draft.engine == "torchtune" else None)
-    zero = draft.zero
-    if engine == "fsdp":
-        # FSDP's FULL_SHARD splits parameters, gradients and optimizer states over the GPUs as
-        # ZeRO stage 3 does (PyTorch FSDP paper, Zhao et al. 2023, section 3).
-        engine = "transformers"
-        zero = 3 if zero is None else zero
-        notes.append(Note("fsdp_as_zero", {"stage": zero}))
-    elif engine in HF_BASED:
-        notes.append(Note("framework_as_transformers", {"framework": engine}))
-        engine = "transformers"
+    if engine == "trl":
+        engine = "transformers"  # TRL's trainers are the Hugging Face Trainer's profile
     if engine:
-        fields["engine"] = engine
-    if zero is not None:
-        fields["zero"] = zero
+        fields["engine"] = FRAMEWORK_ALIASES.get(engine, engine)
+    if draft.zero is not None:
+        fields["zero"] = draft.zero
     if draft.offload is not None:
         fields["offload"] = draft.offload
         if draft.offload and draft.offload_to == "nvme":
-            notes.append(Note("nvme_offload_as_cpu", {}))
+            fields["offload_device"] = "nvme"
     for name in ("grad_checkpointing", "optimizer", "lora_rank", "lora_targets"):
         value = getattr(draft, name)
         if value is not None:
@@ -102,9 +95,9 @@ def _settings(draft: Draft) -> tuple[dict[str, object], list[Note]]:
     if draft.packing:
         notes.append(Note("packing", {}))
     if draft.liger:
-        notes.append(Note("not_applied", {"setting": "Liger kernels"}))
-    if draft.objective and draft.objective != "sft":
-        notes.append(Note("objective_not_applied", {"objective": draft.objective.upper()}))
+        fields["liger"] = True
+    if draft.objective:
+        fields["objective"] = draft.objective
     return fields, notes
 
 

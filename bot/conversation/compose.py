@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from estimator import engines
+from estimator.frameworks import FRAMEWORKS
 from estimator.models import catalog
 from estimator.planner.serving import Capacity
 from estimator.result import COMPONENTS, Estimate
@@ -109,7 +110,17 @@ def _headline(est: Estimate, lang: str) -> Section:
     i = est.inputs
     hardware = hardware_label(i.machine, i.gpu_count) if i.machine else t("reply.no_hardware", lang)
     method = t(f"method.{i.method}", lang) if has(f"method.{i.method}", lang) else i.method
-    task = t(f"task.{i.task}", lang) + (f" ({method})" if i.task == "training" else "")
+    if i.task == "training":
+        # What shapes the memory beyond the method: the objective's extra models, and the
+        # framework when it is not the Hugging Face Trainer.
+        parts = [method]
+        if i.objective and i.objective != "sft":
+            parts.append(i.objective.upper())
+        if i.engine != "transformers" and i.engine in FRAMEWORKS:
+            parts.append(FRAMEWORKS[i.engine].label)
+        task = f"{t('task.training', lang)} ({', '.join(parts)})"
+    else:
+        task = t(f"task.{i.task}", lang)
     text = t(
         "reply.headline",
         lang,

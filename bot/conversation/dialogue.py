@@ -68,6 +68,11 @@ class Turn:
     kept_hardware: bool = False  # a new question on the previous question's machine
 
 
+def _could_be_a_laptop(draft: Draft) -> bool:
+    """Hardware a laptop may have: said to be one, a laptop GPU, or an Apple chip (MacBooks)."""
+    return bool(draft.laptop or draft.apple or (draft.gpu and "laptop" in draft.gpu.lower()))
+
+
 def _hardware(draft: Draft) -> Draft:
     return Draft.model_validate(draft.model_dump(include=set(HARDWARE_SLOTS), exclude_none=True))
 
@@ -210,13 +215,20 @@ def step(
     base = state.draft
     if new_question:
         base = _hardware(state.draft) if keep_machine else Draft()
+        if msg.laptop and not msg.has_hardware() and not _could_be_a_laptop(base):
+            base = Draft()  # "on my laptop" after a question about a desktop card: ask which
     kept_hardware = new_question and base.has_hardware() and not msg.has_hardware()
     draft = _merge(base, msg)
     implied = draft.task is None and not draft.ml_kind and implies_inference(draft, reading.running)
     if implied:
         draft = draft.model_copy(update={"task": "inference"})
     from_profile = False
-    if not draft.has_hardware() and profile is not None and profile.has_hardware():
+    if (
+        not draft.has_hardware()
+        and profile is not None
+        and profile.has_hardware()
+        and (not draft.laptop or _could_be_a_laptop(profile))
+    ):
         draft = draft.merged_over(profile)
         from_profile = True
         kept_hardware = False

@@ -481,7 +481,15 @@ LEXICON = Lexicon(
             r"really",
         ),
         "reset": (r"new", r"reset", r"start\s+over", r"new\s+question", r"clear"),
-        "details": (r"details?", r"calculation", r"show\s+the\s+calculation"),
+        "details": (
+            r"details?",
+            r"calculation",
+            r"show\s+the\s+calculation",
+            r"why",
+            r"why\s+(?:is\s+)?that",
+            r"how\s+(?:did\s+you\s+get|do\s+you\s+get)\s+(?:that|this)",
+            r"show\s+(?:me\s+)?the\s+math",
+        ),
         "joiner": (
             r"on",
             r"with",

@@ -433,7 +433,15 @@ LEXICON = Lexicon(
             r"begin\s+opnieuw",
             r"wissen",
         ),
-        "details": (r"uitleg", r"berekening", r"details?", r"toon\s+de\s+berekening"),
+        "details": (
+            r"uitleg",
+            r"berekening",
+            r"details?",
+            r"toon\s+de\s+berekening",
+            r"waarom",
+            r"waarom\s+dat",
+            r"hoe\s+kom\s+je\s+(?:daarop|daar\s+aan|aan\s+dat\s+getal)",
+        ),
         "joiner": (
             r"op",
             r"met",

@@ -93,10 +93,23 @@ async def test_the_data_described_sets_the_training_tokens_and_the_price(storage
     assert "--tokens" not in reply.text and "--kwh-price" not in reply.text
 
 
-async def test_a_framework_the_estimator_does_not_model_is_said_not_applied(storage):
-    (reply,) = await say(storage, "dpo on llama 3.1 8b with lora on an a100 80gb")
-    assert reply.parsed.objective == "dpo"
-    assert any("DPO" in a and "not counted" in a for a in reply.body["inputs"]["assumed"])
+async def test_an_alignment_objective_and_a_framework_reach_the_estimate(storage):
+    full, lora, unsloth = await say(
+        storage,
+        "dpo full fine-tune llama 3.1 8b on an a100 80gb",
+        "dpo on llama 3.1 8b with lora on an a100 80gb",
+        "qlora llama 3.1 8b with unsloth on a 4090",
+    )
+    assert full.body["inputs"]["objective"] == "dpo"
+    assert "training (full, DPO)" in full.text
+    # DPO keeps a frozen reference copy of the policy: 8.03e9 parameters x 2 bytes (BF16).
+    params = full.body["inputs"]["params"]
+    assert full.body["memory"]["components"]["frozen_models"] == 2 * params
+    # With LoRA the reference is the base without its adapters: no second copy.
+    assert lora.body["inputs"]["objective"] == "dpo"
+    assert lora.body["memory"]["components"]["frozen_models"] == 0
+    assert unsloth.body["inputs"]["engine"] == "unsloth"
+    assert "training (qlora, Unsloth)" in unsloth.text
 
 
 @pytest.mark.parametrize(
