@@ -193,3 +193,17 @@ def test_a_one_shot_question_starts_afresh_but_a_follow_up_continues():
     follow = step(state, read("and with 32k context?"), "and with 32k context?", keep_machine=False)
     assert (new.state.draft.gpu, new.state.draft.ram_gb) == (None, None)
     assert follow.state.draft.gpu == "GeForce RTX 4090"
+
+
+def test_on_my_laptop_after_a_desktop_card_asks_which_laptop():
+    desktop, laptop = talk("qwen2.5 7b on a 4090", "kan ik llama 3 8b op mijn laptop draaien")
+    assert desktop.state.draft.gpu is not None
+    assert laptop.missing == ("hardware",) and laptop.state.draft.gpu is None
+    _, mac = talk("qwen2.5 7b on an m2 pro 16gb", "and llama 3.1 8b on my laptop?")
+    assert mac.missing == () and mac.state.draft.apple is not None
+
+
+def test_a_desktop_profile_is_not_taken_for_a_laptop():
+    profile = Draft(gpu="RTX 4090")
+    (turn,) = talk("can i run llama 3.1 8b on my laptop", profile=profile)
+    assert turn.missing == ("hardware",) and not turn.from_profile

@@ -97,6 +97,12 @@ async def test_empty_message_gets_the_example(storage):
     assert "7B" in reply.text
 
 
+@pytest.mark.parametrize("asked", ["why", "why?", "how did you get that", "waarom", "Waarom?"])
+async def test_why_gives_the_whole_calculation(storage, asked):
+    _, why = await say(storage, "can I fine-tune 7B on 24GB?", asked)
+    assert why.section("calculation") is not None
+
+
 async def test_details_give_the_whole_calculation(storage):
     _, details = await say(storage, "can I fine-tune 7B on 24GB?", "details")
     assert "How it adds up" in details.text
