@@ -146,6 +146,33 @@ def best_plans(plans: tuple[Plan, ...]) -> dict[str, Plan]:
     return {k: p for k, p in out.items() if p.kind != "as_asked"}
 
 
+# A plan is clearly faster when the middle of its decode range is this factor above the
+# asked configuration's (each range holds its engine's spread on the calibration rows).
+CLEARLY_FASTER = 1.5
+FASTER = "faster"
+
+
+def faster_plan(plans: tuple[Plan, ...]) -> Plan | None:
+    """A plan on the user's hardware that fits on the GPUs, keeps at least the asked format's
+    quality and decodes clearly faster than the question as asked (transformers, the default
+    engine, against vLLM or llama.cpp)."""
+    asked = next((p for p in plans if p.kind == "as_asked" and p.hardware != CLOUD), None)
+    if asked is None or asked.decode is None or asked.verdict not in FITTING:
+        return None
+    for p in plans:
+        if (
+            p.kind != "as_asked"
+            and p.hardware == asked.hardware
+            and p.verdict in FITTING
+            and p.decode is not None
+            and p.quality_bits >= asked.quality_bits
+            and p.decode.low + p.decode.high
+            >= CLEARLY_FASTER * (asked.decode.low + asked.decode.high)
+        ):
+            return p
+    return None
+
+
 def _plan_fields(plans: tuple[Plan, ...]) -> dict[str, Any]:
     """The planner's best plan, and which places have a plan that runs, for the plan rules."""
     runs = best_plans(plans)
@@ -154,6 +181,7 @@ def _plan_fields(plans: tuple[Plan, ...]) -> dict[str, Any]:
         "plan_yours_runs": int(YOURS in runs),
         "plan_more_gpus_runs": int(MORE_GPUS in runs),
         "plan_cloud_runs": int(CLOUD in runs),
+        "plan_faster": int(faster_plan(plans) is not None),
     }
     if not plans:
         return out
@@ -205,7 +233,11 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ..
         )
     fact.update(_alternative_fields(alts))
     fact.update(_cost_fields(rep, m))
-    return Facts(fact, est, {a.name: a for a in alts}, best_plans(plans))
+    found = best_plans(plans)
+    faster = faster_plan(plans)
+    if faster is not None:
+        found[FASTER] = faster
+    return Facts(fact, est, {a.name: a for a in alts}, found)
 
 
 def ml_fact(

@@ -180,6 +180,14 @@ RULES: tuple[Rule, ...] = (
         group="plan",
         plan="yours",
     ),
+    # What runs as asked, but clearly faster another way at the same quality.
+    Rule(
+        "plan_faster",
+        18,
+        lambda: _llm() & _fitting() & (m.plan_faster == 1),
+        group="plan",
+        plan="faster",
+    ),
     Rule(
         "plan_more_gpus",
         18,

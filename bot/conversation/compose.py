@@ -182,7 +182,9 @@ def _plan(ans: answers.WorkloadAnswer, lang: str) -> list[Section]:
     lead = recs[0].plan
     places = {r.plan.hardware for r in recs}
     candidates = [r.plan for r in recs[1:]] + [
-        p for p in ans.plans if p.runs and (p.hardware in places or p.hardware == "any")
+        p
+        for p in ans.plans
+        if p.runs and p.kind != "as_asked" and (p.hardware in places or p.hardware == "any")
     ]
     shown = [(lead.hardware, lead.engine, lead.method)]
     items = [
@@ -199,7 +201,9 @@ def _plan(ans: answers.WorkloadAnswer, lang: str) -> list[Section]:
             continue
         shown.append((p.hardware, p.engine, p.method))
         items.append(Item(text=plans.line(p, lang)))
-    title = "plan.title" if recs[0].rule == "plan_yours" else "plan.title_elsewhere"
+    title = {"plan_yours": "plan.title", "plan_faster": "plan.title_faster"}.get(
+        recs[0].rule, "plan.title_elsewhere"
+    )
     return [Section(kind="plan", title=t(title, lang), items=items)]
 
 

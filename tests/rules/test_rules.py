@@ -15,6 +15,7 @@ LLM = {
     "plan_yours_runs": 0,
     "plan_more_gpus_runs": 0,
     "plan_cloud_runs": 0,
+    "plan_faster": 0,
 }
 _NO_FIT = {"task": "inference", "verdict": "does_not_fit"}
 
@@ -36,6 +37,11 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             "plan_yours",
             {**_NO_FIT, "plan_runs": 1, "plan_yours_runs": 1},
             {"task": "inference", "verdict": "fits", "plan_runs": 1, "plan_yours_runs": 1},
+        ),
+        (
+            "plan_faster",
+            {"task": "inference", "verdict": "fits", "plan_faster": 1},
+            {**_NO_FIT, "plan_faster": 1},
         ),
         (
             "plan_more_gpus",

@@ -105,3 +105,16 @@ def test_the_chart_draws_the_answers_own_estimate():
     drawing = reply.drawing()
     assert drawing.estimate.per_device_bytes == reply.per_device_bytes
     assert drawing.curve and drawing.curve[0][0] == 1024
+
+
+def test_what_fits_as_asked_but_runs_clearly_faster_elsewhere_says_so():
+    # Llama-3.1-8B in BF16 on a 4090: transformers decodes about 24-31 tokens/s, vLLM with the
+    # same BF16 weights about 39-52 (1.5 times the middle of the range or more).
+    reply = _reply("llama 3.1 8b on a 4090")
+    assert reply.verdict == "fits"
+    plan = reply.section("plan")
+    assert plan.title == "It fits as asked; faster at the same quality:"
+    lead = plan.items[0]
+    assert lead.rule == "plan_faster" and lead.text.startswith("BF16 on vLLM")
+    assert lead.command.startswith("vllm serve meta-llama/Llama-3.1-8B")
+    assert all("transformers" not in i.text for i in plan.items[1:])
