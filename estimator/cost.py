@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .errors import EstimatorError
 from .estimate import estimate
 from .hardware.catalog import cloud_instances, find_gpu
-from .hardware.types import CloudInstance, Machine
+from .hardware.types import CloudInstance, Gpu, Machine
 from .resolve import resolve
 from .speed import Range, inference_speed
 from .training_time import TrainingData, training_time
@@ -43,9 +43,16 @@ class Purchase:
     break_even_hours: float | None  # against the cheapest fitting cloud instance
 
 
-def cloud_machine(instance: CloudInstance) -> Machine:
+def instance_gpu(instance: CloudInstance) -> Gpu:
+    """The catalog GPU a cloud instance has (tests/estimator/hardware/test_catalog.py checks
+    that every instance names one)."""
     gpu = find_gpu(instance.gpu)
     assert gpu is not None, instance.gpu
+    return gpu
+
+
+def cloud_machine(instance: CloudInstance) -> Machine:
+    gpu = instance_gpu(instance)
     ram = None if instance.ram_gb is None else round(instance.ram_gb * 2**30)
     return Machine("gpu", gpu.name, gpu.memory_bytes, instance.gpu_count, ram, gpu=gpu)
 
@@ -73,7 +80,7 @@ def cloud_options(
     for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
         if limit is not None and len(options) >= limit:
             break
-        if instance.gpu_count * find_gpu(instance.gpu).memory_bytes < floor:
+        if instance.gpu_count * instance_gpu(instance).memory_bytes < floor:
             continue
         hardware = cloud_machine(instance)
         try:

@@ -46,7 +46,7 @@ def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> In
         machine_kind=machine.kind if machine else None,
         gpu_count=machine.count if machine and machine.kind == "gpu" else (1 if machine else 0),
         device_memory_bytes=machine.device_bytes if machine else None,
-        gpu_memory_utilization=w.gpu_memory_utilization,
+        gpu_memory_utilization=r.utilization,
         objective=w.objective if training else None,
         parallelism=parallelism,
     )
@@ -82,7 +82,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     kind = machine.kind if machine is not None else "gpu"
     floor = 0
     if machine is not None and w.engine in ("vllm", "sglang"):
-        floor = int(machine.device_bytes * w.gpu_memory_utilization)
+        floor = int(machine.device_bytes * r.utilization)
     seen = [
         views(c, kind=kind, gpus=len(parts), transient=t, managed=managed, floor=floor)
         for c, t in zip(parts, transient, strict=True)
@@ -105,7 +105,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     usable = []
     for index in range(len(parts)):
         if engine is not None:
-            free, notes = engine.usable_bytes(machine, w.gpu_memory_utilization, index)
+            free, notes = engine.usable_bytes(machine, r.utilization, index)
         elif machine.kind == "gpu":
             free, notes = gpu_usable(machine, index, machine.device_capacities[index])
         else:

@@ -9,14 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Generic, TypeVar
 
 from . import engines
 from .engines.vllm import tensor_parallel_sizes
 from .errors import EstimatorError
 from .estimate import estimate
 from .frameworks.sharding import node_counts
-from .hardware.catalog import cloud_instances, find_gpu, gpus
-from .hardware.types import Gpu, Machine
+from .hardware.catalog import cloud_instances, gpus
+from .hardware.types import CloudInstance, Gpu, Machine
 from .models import catalog
 from .resolve import resolve
 from .result import Estimate, Note
@@ -26,16 +27,18 @@ from .workload import Workload
 # Training frameworks search only 16-bit weights; the inference engines state their ladders.
 TRAINING_LADDER = ("bf16",)
 
+T = TypeVar("T")
+
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class Answer(Generic[T]):
     """A value and the estimate at that value (None when nothing fits). Searches over engines
     and formats (estimator/planner/inverse.py) say which gave the answer, and what the 16-bit
     (or as-asked) format gives beside it when that differs."""
 
-    value: object | None
+    value: T | None
     estimate: Estimate | None
-    baseline: Answer | None = None
+    baseline: Answer[T] | None = None
     notes: tuple[Note, ...] = ()
 
     @property
@@ -55,7 +58,7 @@ def _fits(workload: Workload, machine: Machine | None) -> Estimate | None:
     return est if est.verdict in FITTING else None
 
 
-def _largest(low: int, high: int, fits: Callable[[int], Estimate | None]) -> Answer:
+def _largest(low: int, high: int, fits: Callable[[int], Estimate | None]) -> Answer[int]:
     """The largest n in [low, high] for which fits(n) holds, assuming it holds up to some n."""
     best = fits(low)
     if best is None:
@@ -77,7 +80,7 @@ def context_unit(workload: Workload, machine: Machine | None) -> int:
     return engines.get(w.engine or "").kv_unit if w.task == "inference" else 1
 
 
-def max_context(workload: Workload, machine: Machine) -> Answer:
+def max_context(workload: Workload, machine: Machine) -> Answer[int]:
     unit = context_unit(workload, machine)
     limit = workload.model.max_context or 10_000_000
     answer = _largest(
@@ -86,11 +89,11 @@ def max_context(workload: Workload, machine: Machine) -> Answer:
     return Answer(None if answer.value is None else answer.value * unit, answer.estimate)
 
 
-def max_concurrency(workload: Workload, machine: Machine) -> Answer:
+def max_concurrency(workload: Workload, machine: Machine) -> Answer[int]:
     return _largest(1, MAX_SEQUENCES, lambda n: _fits(replace(workload, concurrency=n), machine))
 
 
-def best_precision(workload: Workload, machine: Machine) -> Answer:
+def best_precision(workload: Workload, machine: Machine) -> Answer[str]:
     w = resolve(workload, machine).workload
     ladder = engines.get(w.engine or "").ladder if w.task == "inference" else TRAINING_LADDER
     for name in ladder:
@@ -102,7 +105,7 @@ def best_precision(workload: Workload, machine: Machine) -> Answer:
     return Answer(None, None)
 
 
-def largest_model(workload: Workload, machine: Machine) -> Answer:
+def largest_model(workload: Workload, machine: Machine) -> Answer[str]:
     """The catalog model with the most parameters for which the workload fits."""
     for model in sorted(catalog.models(), key=lambda m: m.architecture.params, reverse=True):
         est = _fits(replace(workload, model=model.architecture), machine)
@@ -111,7 +114,7 @@ def largest_model(workload: Workload, machine: Machine) -> Answer:
     return Answer(None, None)
 
 
-def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer:
+def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer[str]:
     """The catalog GPU with the least memory on which it fits: NVIDIA first among equals (every
     engine and quantization library here runs on CUDA), then the lowest launch price."""
 
@@ -139,7 +142,7 @@ def gpus_needed(
     ram_bytes: int | None = None,
     most: int = 64,
     counts: tuple[int, ...] | None = None,
-) -> Answer:
+) -> Answer[int]:
     """How many GPUs of one kind the workload needs (the fewest that fit), among `counts` when
     given (e.g. whole nodes). More GPUs never need more memory per GPU, so a binary search over
     the counts the engine accepts finds it."""
@@ -165,7 +168,7 @@ def gpus_needed(
     return Answer(None if answer.value is None else allowed[answer.value], answer.estimate)
 
 
-def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer:
+def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer[int]:
     """The smallest index in [0, size) for which fits() holds, assuming it keeps holding after."""
     if size == 0 or fits(size - 1) is None:
         return Answer(None, None)
@@ -180,13 +183,13 @@ def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer:
 
 
 @lru_cache(maxsize=1024)
-def cheapest_cloud(workload: Workload) -> Answer:
+def cheapest_cloud(workload: Workload) -> Answer[CloudInstance]:
     """The catalog cloud instance (a CloudInstance) with the lowest hourly price that fits."""
-    from .cost import cloud_machine, weights_floor
+    from .cost import cloud_machine, instance_gpu, weights_floor
 
     floor = weights_floor(workload)
     for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
-        if instance.gpu_count * (find_gpu(instance.gpu).memory_bytes) < floor:
+        if instance.gpu_count * instance_gpu(instance).memory_bytes < floor:
             continue
         est = _fits(workload, cloud_machine(instance))
         if est is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import cast
 
 from . import engines
 from .errors import EstimatorError
@@ -14,7 +15,7 @@ from .memory.alignment import objective_defaults
 from .memory.constants import VLLM_UTILIZATION
 from .precision import FORMATS, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
-from .vocabulary import DEFAULT_CONTEXT
+from .vocabulary import DEFAULT_CONTEXT, Task
 from .workload import Workload, validate
 
 # What "int4"/"int8" mean in the training frameworks: bitsandbytes. The inference engines say
@@ -31,6 +32,18 @@ class Resolved:
     weight_format: WeightFormat
     kv_element_bytes: float
     assumptions: tuple[Note, ...]
+
+    # resolve() is the only maker of a Resolved and always fills in the context and the GPU
+    # share; Workload types them optional because a question may leave them open.
+    @property
+    def context(self) -> int:
+        assert self.workload.context is not None
+        return self.workload.context
+
+    @property
+    def utilization(self) -> float:
+        assert self.workload.gpu_memory_utilization is not None
+        return self.workload.gpu_memory_utilization
 
 
 def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
@@ -153,12 +166,10 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     the searches resolve the same workloads again and again)."""
     w = validate(workload)
     notes: list[Note] = []
-    method = w.method
-    if w.task == "training" and method is None:
+    method = "full" if w.task == "inference" else w.method
+    if method is None:
         method = "full"
         notes.append(Note("default_method", {"method": "full"}))
-    if w.task == "inference":
-        method = "full"
     if w.task == "training":
         w = replace(w, **objective_defaults(w, method, notes))
     engine = _engine(w, machine, notes)
@@ -168,7 +179,8 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     context = w.context
     if context is None:
         own = inference.default_context(w.model, machine) if inference is not None else None
-        context = own or DEFAULT_CONTEXT[w.task]
+        # validate() has reduced the task to one of TASKS.
+        context = own or DEFAULT_CONTEXT[cast(Task, w.task)]
         if w.model.max_context and context > w.model.max_context:
             context = w.model.max_context
         notes.append(

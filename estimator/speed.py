@@ -276,17 +276,18 @@ def _mixed_rates(
     runs each card's layers in turn, so a token takes the sum of each card's bytes over its
     bandwidth."""
     cards = machine.cards
-    if any(not c.bandwidth_gbs for c in cards):
+    bandwidths = [c.bandwidth_gbs for c in cards if c.bandwidth_gbs]
+    if len(bandwidths) < len(cards):
         return 0.0, None
-    tflops = [c.tflops_bf16 for c in cards]
-    slowest_flops = min(tflops) * 1e12 if all(tflops) else None
+    tflops = [c.tflops_bf16 for c in cards if c.tflops_bf16]
+    slowest_flops = min(tflops) * 1e12 if len(tflops) == len(cards) else None
     if engine.parallelism == "tensor":
-        slowest = min(c.bandwidth_gbs for c in cards) * 1e9
+        slowest = min(bandwidths) * 1e9
         scaling = tensor_parallel_scaling(len(cards), all(c.nvlink for c in cards))
         steps.append(Note("tensor_parallel_speed", {"devices": len(cards), "scaling": scaling}))
         flops = slowest_flops * len(cards) * scaling if slowest_flops else None
         return slowest * len(cards) * scaling, flops
     loads = [d.components.weights + d.components.kv_cache for d in est.devices]
-    seconds = sum(load / (c.bandwidth_gbs * 1e9) for load, c in zip(loads, cards, strict=True))
+    seconds = sum(load / (bw * 1e9) for load, bw in zip(loads, bandwidths, strict=True))
     steps.append(Note("layer_split_speed", {"devices": len(cards)}))
     return (sum(loads) / seconds if seconds else 0.0), slowest_flops

@@ -24,7 +24,8 @@ from estimator.workload import Workload
 
 # The CPU the small-model guidance quotes when the question named none: a desktop with 64 GB of
 # dual-channel DDR5-5600, running llama.cpp with Q4_K_M (Ollama's default download).
-GUIDANCE_CPU = dict(gpu="cpu", ram_gb=64, cpu="ddr5-5600")
+GUIDANCE_CPU = "ddr5-5600"
+GUIDANCE_RAM_GB = 64
 GUIDANCE_GPU = "RTX 4090"
 
 
@@ -76,11 +77,18 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
     return out
 
 
+def _named(gpu: str, ram_gb: float | None = None, cpu: str | None = None) -> Machine:
+    """The machine of named hardware (machine() gives None only when none is named)."""
+    found = make_machine(gpu=gpu, ram_gb=ram_gb, cpu=cpu)
+    assert found is not None, gpu
+    return found
+
+
 def _guidance_fields(w: Workload, m: Machine | None, est: Estimate) -> dict[str, Any]:
     """Numbers the CPU-versus-GPU guidance quotes: how fast a CPU decodes this model, and how long
     a million training tokens take on a CPU and on a GPU."""
     out: dict[str, Any] = {}
-    cpu = make_machine(**GUIDANCE_CPU)
+    cpu = _named("cpu", GUIDANCE_RAM_GB, GUIDANCE_CPU)
     if est.inputs.task == "inference":
         gguf = Workload(
             model=w.model,
@@ -89,16 +97,14 @@ def _guidance_fields(w: Workload, m: Machine | None, est: Estimate) -> dict[str,
             context=min(est.inputs.context, 4096),
         )
         speed = inference_speed(resolve(gguf, cpu), cpu, estimate(gguf, cpu))
+        # The guidance CPU is a catalog platform, so its memory bandwidth is known.
+        assert speed is not None
         out.update(
             cpu_tps_low=round(speed.decode_per_sequence.low, 1),
             cpu_tps_high=round(speed.decode_per_sequence.high, 1),
         )
     else:
-        gpu = (
-            m
-            if m is not None and m.kind == "gpu" and m.gpu is not None
-            else make_machine(gpu=GUIDANCE_GPU)
-        )
+        gpu = m if m is not None and m.kind == "gpu" and m.gpu is not None else _named(GUIDANCE_GPU)
         cpu_time = training_time(resolve(w, cpu), cpu, None)
         gpu_time = training_time(resolve(w, gpu), gpu, None)
         if cpu_time and gpu_time:

@@ -11,7 +11,7 @@ from importlib import resources
 from ..estimate import estimate
 from ..hardware.catalog import machine
 from ..resolve import resolve
-from ..speed import Range, inference_speed
+from ..speed import Range, Speed, inference_speed
 from ..workload import Workload
 from .compare import _architecture
 from .speed_rows import SPEED_ROWS, SpeedRow
@@ -40,9 +40,13 @@ def speed_measurements() -> dict[str, dict[str, str]]:
     return {r["id"]: r for r in csv.DictReader(text.splitlines())}
 
 
-def _speed(row: SpeedRow, workload: Workload):
+def _speed(row: SpeedRow, workload: Workload) -> Speed:
     hardware = machine(gpu=row.gpu, gpus=row.gpus, ram_gb=row.ram, cpu=row.cpu)
-    return inference_speed(resolve(workload, hardware), hardware, estimate(workload, hardware))
+    # Every row names catalog hardware, whose memory bandwidth is known.
+    assert hardware is not None, row.id
+    speed = inference_speed(resolve(workload, hardware), hardware, estimate(workload, hardware))
+    assert speed is not None, row.id
+    return speed
 
 
 def _result(

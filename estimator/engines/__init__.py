@@ -60,7 +60,7 @@ def launch(est: Estimate) -> Launch:
     """What the launch command of `est` states."""
     i = est.inputs
     off = est.offload
-    on_gpu = off is not None and off.gpu_layers is not None
+    gpu_layers = off.gpu_layers if off is not None else None
     return Launch(
         model=i.model,
         repo=_repo(i.model),
@@ -70,8 +70,8 @@ def launch(est: Estimate) -> Launch:
         sequences=i.concurrency * i.batch,
         gpus=i.gpu_count,
         utilization=i.gpu_memory_utilization,
-        gpu_layers=off.gpu_layers if on_gpu else None,
-        total_layers=off.total_layers if on_gpu else None,
+        gpu_layers=gpu_layers,
+        total_layers=off.total_layers if off is not None and gpu_layers is not None else None,
         cpu_moe_layers=off.expert_layers if off is not None else 0,
         tensor_split=_tensor_split(est),
         apple=i.machine_kind == "apple",

@@ -50,18 +50,55 @@ class Launch:
 
 
 class Engine(Protocol):
-    name: str  # canonical name, as in Workload.engine
-    label: str  # how answers name it
-    aliases: tuple[str, ...]  # what people type for it
-    devices: frozenset[str]  # device kinds it runs on (estimator/vocabulary.py DEVICE_KINDS)
-    int_formats: Mapping[str, str]  # "int4"/"int8" (and float aliases) -> its format
-    kv_precisions: frozenset[str]
-    kv8: str | None  # its 8-bit KV cache, for the searches (None: it has none)
-    kv_unit: int  # tokens of one KV allocation unit (vLLM pages, llama.cpp cells)
-    parallelism: str  # how it uses several GPUs: "tensor" or "layers"
-    offloads_layers: bool  # can keep decoder layers in CPU RAM
-    offloads_experts: bool  # can keep MoE expert weights in CPU RAM (attention on the GPU)
-    ladder: tuple[str, ...]  # weight formats, best quality first, for the searches
+    """An inference engine. Its traits are read-only properties so that an engine's class
+    constants may be narrower than stated here (a tuple of fixed length, a str for str | None)."""
+
+    # Canonical name, as in Workload.engine.
+    @property
+    def name(self) -> str: ...
+
+    # How answers name it.
+    @property
+    def label(self) -> str: ...
+
+    # What people type for it.
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+
+    # Device kinds it runs on (estimator/vocabulary.py DEVICE_KINDS).
+    @property
+    def devices(self) -> frozenset[str]: ...
+
+    # "int4"/"int8" (and float aliases) -> its format.
+    @property
+    def int_formats(self) -> Mapping[str, str]: ...
+
+    @property
+    def kv_precisions(self) -> frozenset[str]: ...
+
+    # Its 8-bit KV cache, for the searches (None: it has none).
+    @property
+    def kv8(self) -> str | None: ...
+
+    # Tokens of one KV allocation unit (vLLM pages, llama.cpp cells).
+    @property
+    def kv_unit(self) -> int: ...
+
+    # How it uses several GPUs: "tensor" or "layers".
+    @property
+    def parallelism(self) -> str: ...
+
+    # Can keep decoder layers in CPU RAM.
+    @property
+    def offloads_layers(self) -> bool: ...
+
+    # Can keep MoE expert weights in CPU RAM (attention on the GPU).
+    @property
+    def offloads_experts(self) -> bool: ...
+
+    # Weight formats, best quality first, for the searches.
+    @property
+    def ladder(self) -> tuple[str, ...]: ...
 
     def runs_on(self, machine: Machine | None) -> bool: ...
 

@@ -5,7 +5,8 @@ chunks of 2048 tokens, layers split over GPUs by autosplit."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..hardware.types import Machine
 from ..memory.activations import layer_peak_per_token
@@ -39,7 +40,7 @@ class ExLlamaV2(EngineBase):
     label = "ExLlamaV2 (TabbyAPI)"
     aliases = ("exllama", "exllama2", "exl2", "tabbyapi", "tabby")
     devices = frozenset({"gpu"})
-    int_formats: ClassVar[dict[str, str]] = {
+    int_formats: Mapping[str, str] = {
         "int4": exl2_name(4.0),
         "int8": exl2_name(8.0),
         "bf16": "fp16",
@@ -50,7 +51,7 @@ class ExLlamaV2(EngineBase):
     ladder = tuple(exl2_name(b) for b in (8.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0, 2.5))
     # No ExLlamaV2 row in the calibration set: llama.cpp's CUDA figures (both decode at the
     # bandwidth bound with their own quantized kernels).
-    decode: ClassVar[dict[str, tuple[Factor, Factor]]] = {"gpu": LLAMACPP_DECODE["gpu"]}
+    decode: Mapping[str, tuple[Factor, Factor]] = {"gpu": LLAMACPP_DECODE["gpu"]}
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return fmt.kind == "exl2" or fmt.name == "fp16"
@@ -70,12 +71,12 @@ class ExLlamaV2(EngineBase):
         steps = [weights_note(arch, r.weight_format, wb.total)]
         kv = kv_cache(
             self.kv_layout(arch, r.kv_element_bytes),
-            context=w.context,
+            context=r.context,
             sequences=sequences,
             block=CACHE_UNIT,
         )
         steps.append(kv_note(arch, kv, CACHE_UNIT))
-        chunk = min(w.prompt_tokens or w.context, w.context, CHUNK)
+        chunk = min(w.prompt_tokens or r.context, r.context, CHUNK)
         per_token = layer_peak_per_token(arch)
         activations = per_token * chunk + 4 * arch.vocab_size * sequences
         steps.append(

@@ -4,7 +4,8 @@ buffer for the worst micro-batch, the input embeddings in host memory, layers sp
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..hardware.types import Machine
 from ..memory import constants as k
@@ -63,9 +64,9 @@ GPU_PREFILL = Factor(
 class LlamaCpp(EngineBase):
     name = "llama.cpp"
     label = "llama.cpp"
-    aliases = ("llamacpp", "llama-cpp", "llama-server", "gguf", "lmstudio")
+    aliases: tuple[str, ...] = ("llamacpp", "llama-cpp", "llama-server", "gguf", "lmstudio")
     devices = frozenset({"gpu", "apple", "cpu"})
-    int_formats: ClassVar[dict[str, str]] = {
+    int_formats: Mapping[str, str] = {
         "int4": "q4_k_m",
         "int8": "q8_0",
         "bf16": "f16",
@@ -91,7 +92,7 @@ class LlamaCpp(EngineBase):
         "iq1_s",
     )
     decode = DECODE
-    prefill: ClassVar[dict[str, Factor]] = {"gpu": GPU_PREFILL}
+    prefill: Mapping[str, Factor] = {"gpu": GPU_PREFILL}
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return fmt.gguf or fmt.name == "mxfp4"
@@ -107,7 +108,7 @@ class LlamaCpp(EngineBase):
         arch = w.model
         devices = machine.count if machine is not None and machine.kind == "gpu" else 1
         sequences = w.concurrency * w.batch
-        context = w.context
+        context = r.context
         wb = weight_bytes(arch, r.weight_format)
         steps = [weights_note(arch, r.weight_format, wb.total)]
         block = k.LLAMACPP_CTX_PAD

@@ -5,7 +5,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..hardware.types import Machine
 from ..memory.activations import layer_peak_per_token
@@ -55,12 +56,12 @@ class Mlx(EngineBase):
     label = "MLX (mlx-lm)"
     aliases = ("mlx-lm", "mlx_lm", "mlxlm")
     devices = frozenset({"apple"})
-    int_formats: ClassVar[dict[str, str]] = {"int4": "mlx_q4", "int8": "mlx_q8", "fp16": "fp16"}
+    int_formats: Mapping[str, str] = {"int4": "mlx_q4", "int8": "mlx_q8", "fp16": "fp16"}
     kv_precisions = frozenset({"bf16", "fp16"})
     kv_unit = KV_STEP
     ladder = ("bf16", "mlx_q8", "mlx_q6", "mlx_q5", "mlx_q4", "mlx_q3")
-    decode: ClassVar[dict[str, tuple[Factor, Factor]]] = DECODE
-    prefill: ClassVar[dict[str, Factor]] = PREFILL
+    decode: Mapping[str, tuple[Factor, Factor]] = DECODE
+    prefill: Mapping[str, Factor] = PREFILL
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return fmt.kind in ("float", "mlx", "mxfp4")
@@ -77,12 +78,12 @@ class Mlx(EngineBase):
         steps = [weights_note(arch, r.weight_format, wb.total)]
         kv = kv_cache(
             self.kv_layout(arch, r.kv_element_bytes),
-            context=w.context,
+            context=r.context,
             sequences=sequences,
             block=KV_STEP,
         )
         steps.append(kv_note(arch, kv, KV_STEP))
-        chunk = min(w.prompt_tokens or w.context, w.context, PREFILL_STEP)
+        chunk = min(w.prompt_tokens or r.context, r.context, PREFILL_STEP)
         per_token = layer_peak_per_token(arch)
         prefill = per_token * chunk * min(sequences, PROMPT_CONCURRENCY)
         steps.append(

@@ -6,7 +6,8 @@ context (no sharing), which is what a pool must hold for unrelated prompts."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..capacity import gpu_usable
 from ..hardware.types import Machine
@@ -38,7 +39,7 @@ class Sglang(Vllm):
     cap_sliding = False
     # No SGLang speed row in the calibration set: vLLM's figures (the same bandwidth-bound
     # decode with FlashInfer/FlashAttention kernels and CUDA graphs).
-    decode: ClassVar[dict[str, tuple[Factor, Factor]]] = {"gpu": Vllm.decode["gpu"]}
+    decode: Mapping[str, tuple[Factor, Factor]] = {"gpu": Vllm.decode["gpu"]}
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return super().accepts(fmt) and fmt.kind != "nf4"
@@ -62,7 +63,7 @@ class Sglang(Vllm):
         steps = [weights_note(arch, r.weight_format, weights)]
         kv = kv_cache(
             self.kv_layout(arch, r.kv_element_bytes),
-            context=w.context,
+            context=r.context,
             sequences=w.concurrency * w.batch,
         )
         steps.append(kv_note(arch, kv, 1))

@@ -3,7 +3,8 @@ whole prompt, `device_map="auto"` to split layers over GPUs and keep the rest in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..hardware.types import Machine
 from ..memory import constants as k
@@ -49,7 +50,7 @@ class Transformers(EngineBase):
     label = "transformers"
     aliases = ("hf", "huggingface", "trl", "peft", "accelerate")
     devices = frozenset({"gpu", "apple", "cpu"})
-    int_formats: ClassVar[dict[str, str]] = {"int4": "nf4", "int8": "int8"}
+    int_formats: Mapping[str, str] = {"int4": "nf4", "int8": "int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp32", "int8"})
     kv8 = "int8"
     offloads_layers = True
@@ -78,7 +79,7 @@ class Transformers(EngineBase):
         arch = w.model
         devices = machine.count if machine is not None and machine.kind == "gpu" else 1
         sequences = w.concurrency * w.batch
-        context = w.context
+        context = r.context
         wb = weight_bytes(arch, r.weight_format)
         steps = [weights_note(arch, r.weight_format, wb.total)]
         kv = kv_cache(

@@ -5,7 +5,8 @@ int4/int8 are AWQ and GPTQ checkpoints; fp8 quantizes a 16-bit checkpoint at loa
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..capacity import gpu_usable
 from ..errors import EstimatorError
@@ -31,7 +32,7 @@ class Vllm(EngineBase):
     name = "vllm"
     label = "vLLM"
     devices = frozenset({"gpu", "cpu"})
-    int_formats: ClassVar[dict[str, str]] = {"int4": "awq", "int8": "gptq-int8"}
+    int_formats: Mapping[str, str] = {"int4": "awq", "int8": "gptq-int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp8"})
     kv8 = "fp8"
     kv_unit = k.VLLM_BLOCK_TOKENS
@@ -39,7 +40,7 @@ class Vllm(EngineBase):
     ladder = ("bf16", "fp8", "gptq-int8", "awq")
     # vLLM allocates every layer's cache for the whole context, sliding layers included.
     cap_sliding = False
-    decode: ClassVar[dict[str, tuple[Factor, Factor]]] = {
+    decode: Mapping[str, tuple[Factor, Factor]] = {
         "gpu": (
             Factor(
                 0.7, 0.9, "vLLM 0.6.3 on A100: S025 Qwen2.5-7B 84.28 t/s (63% MBU), S027 32B 71%"
@@ -93,7 +94,7 @@ class Vllm(EngineBase):
         sequences = w.concurrency * w.batch
         kv = kv_cache(
             self.kv_layout(arch, r.kv_element_bytes),
-            context=w.context,
+            context=r.context,
             sequences=sequences,
             block=k.VLLM_BLOCK_TOKENS,
         )

@@ -88,7 +88,9 @@ def _compressed_tensors(quant: Mapping[str, Any]) -> str:
     """llm-compressor checkpoints: FP8 (float, 8 bits) or 4/8-bit integer weights (W4A16 and
     W8A16 pack like GPTQ: group scales per output column)."""
     groups = quant.get("config_groups")
-    scheme = next(iter(groups.values()), {}) if isinstance(groups, Mapping) and groups else {}
+    scheme: object = (
+        next(iter(groups.values()), {}) if isinstance(groups, Mapping) and groups else {}
+    )
     weights = scheme.get("weights") if isinstance(scheme, Mapping) else None
     if not isinstance(weights, Mapping):
         return "bf16"

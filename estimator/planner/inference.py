@@ -163,14 +163,15 @@ def _engine_options(engine: engines.Engine, w: Workload, m: Machine) -> Iterator
     best = _first_fit(w, used, rungs, room, kv_asked)
     if best is not None:
         yield best
-    top = rungs.index(best.workload.precision) if best is not None else len(rungs)
+    best_rung = best.workload.precision if best is not None else None
+    top = rungs.index(best_rung) if best_rung is not None else len(rungs)
     kv8 = engine.kv8
     if kv_asked is None and kv8 and top > 0:
         # An 8-bit KV cache may let a better format fit.
         better = _first_fit(w, used, rungs[:top], room, kv8)
         if better is not None:
             yield better
-    good = best is not None and not low_bits(weight_format(best.workload.precision), w.model)
+    good = best_rung is not None and not low_bits(weight_format(best_rung), w.model)
     if not good and engine.offloads_layers and m.ram_bytes is not None:
         # Nothing good fits on the GPUs: the checkpoint's own format, else the engine's default
         # (or the best below it that RAM can hold), with the rest in RAM.

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from .. import engines, inverse
 from ..errors import EstimatorError
 from ..hardware.catalog import find_gpu
-from ..hardware.types import Gpu, Machine
+from ..hardware.types import CloudInstance, Gpu, Machine
 from ..models import catalog
 from ..precision import weight_bytes, weight_format
 from ..resolve import resolve
@@ -29,6 +30,7 @@ from .quality import low_bits, quality_bits
 from .search import NODE_COUNTS
 
 Answer = inverse.Answer
+T = TypeVar("T")
 # Past one node, GPUs come in whole 8-GPU nodes (DGX/HGX servers).
 NODE_GPUS = 8
 
@@ -70,7 +72,7 @@ def _as_asked(w: Workload, name: str) -> Workload | None:
     return replace(w, engine=name, precision=_native(engine, w) or sixteen)
 
 
-def _most(w: Workload, m: Machine, field: str) -> Answer:
+def _most(w: Workload, m: Machine, field: str) -> Answer[int]:
     """The largest context or number of sequences over engines, default KV caches before
     8-bit ones (the first of equals wins: the asked engine, then the registry's order), with
     the asked engine's beside it when another gives more. Each candidate is sized quickly;
@@ -93,7 +95,7 @@ def _most(w: Workload, m: Machine, field: str) -> Answer:
         return Answer(None, None)
     value, winner = max(sized, key=lambda s: s[0])
 
-    def exact(c: Workload, start: int) -> Answer:
+    def exact(c: Workload, start: int) -> Answer[int]:
         unit, limit = _bounds(c, field)
         found = largest(c, m, field, start, unit, limit, exact=True)
         return Answer(None, None) if found is None else Answer(getattr(found.inputs, field), found)
@@ -114,15 +116,15 @@ def _bounds(c: Workload, field: str) -> tuple[int, int]:
     return unit, (c.model.max_context or ASSUMED_MAX_CONTEXT) // unit * unit
 
 
-def longest_context(w: Workload, m: Machine) -> Answer:
+def longest_context(w: Workload, m: Machine) -> Answer[int]:
     return _most(w, m, "context")
 
 
-def most_sequences(w: Workload, m: Machine) -> Answer:
+def most_sequences(w: Workload, m: Machine) -> Answer[int]:
     return _most(w, m, "concurrency")
 
 
-def best_format(w: Workload, m: Machine) -> Answer:
+def best_format(w: Workload, m: Machine) -> Answer[str]:
     """The highest-quality format that fits, over engines; the asked engine's beside it."""
     if w.task == "training":
         return inverse.best_precision(w, m)
@@ -134,7 +136,7 @@ def best_format(w: Workload, m: Machine) -> Answer:
     if not found:
         return Answer(None, None)
 
-    def quality(a: Answer) -> tuple[float, float]:
+    def quality(a: Answer[str]) -> tuple[float, float]:
         est = a.estimate
         assert est is not None
         fmt = weight_format(est.inputs.precision)
@@ -145,7 +147,7 @@ def best_format(w: Workload, m: Machine) -> Answer:
     return replace(best, baseline=first if first.value != best.value else None)
 
 
-def _engine_best(w: Workload, m: Machine) -> Answer | None:
+def _engine_best(w: Workload, m: Machine) -> Answer[str] | None:
     engine = engines.get(w.engine or "")
     native = _native(engine, w)
     if native is not None:
@@ -158,7 +160,7 @@ def _engine_best(w: Workload, m: Machine) -> Answer | None:
     return Answer(option.workload.precision, option.estimate)
 
 
-def biggest_model(w: Workload, m: Machine) -> Answer:
+def biggest_model(w: Workload, m: Machine) -> Answer[str]:
     """The catalog model with the most parameters that fits on the GPUs in 4 bits or more with
     some engine, with the biggest in the asked (16-bit) format beside it."""
     if w.task == "training":
@@ -210,46 +212,41 @@ def _served(w: Workload) -> list[Workload]:
 
 
 def _least(
-    w: Workload, search: Callable[[Workload], Answer], size: Callable[[Answer], float]
-) -> Answer:
+    w: Workload, search: Callable[[Workload], Answer[T]], size: Callable[[T], float]
+) -> Answer[T]:
     """The answer needing the least over the served formats (the best format among equals),
     with the first format's answer beside it when it needs more."""
-    found = [a for a in (search(v) for v in _served(w)) if a.value is not None]
-    if not found:
-        return Answer(None, None)
-    best = min(found, key=size)
-    first = found[0]
-    return replace(best, baseline=first if size(first) > size(best) else None)
+    return _least_from(_served(w), search, size)
 
 
-def smallest_gpu(w: Workload, laptops: bool = False) -> Answer:
-    def memory(a: Answer) -> float:
-        gpu = find_gpu(str(a.value))
+def smallest_gpu(w: Workload, laptops: bool = False) -> Answer[str]:
+    def memory(name: str) -> float:
+        gpu = find_gpu(name)
         return gpu.memory_gib if gpu is not None else float("inf")
 
     return _least(w, lambda v: inverse.smallest_gpu(v, laptops=laptops), memory)
 
 
-def cheapest_cloud(w: Workload) -> Answer:
-    return _least(w, inverse.cheapest_cloud, lambda a: a.value.usd_per_hour)
+def cheapest_cloud(w: Workload) -> Answer[CloudInstance]:
+    return _least(w, inverse.cheapest_cloud, lambda i: i.usd_per_hour)
 
 
-def gpus_for(w: Workload, gpu: Gpu, ram_bytes: int | None = None) -> Answer:
+def gpus_for(w: Workload, gpu: Gpu, ram_bytes: int | None = None) -> Answer[int]:
     """How many GPUs of one kind, in node sizes (1, 2, 4, 8 per node, then whole nodes of 8),
     sharded as people train (ZeRO-3 for full fine-tuning, not a replica per GPU)."""
     variants = _served(w)
     if w.task == "training" and (w.method or "full") in ("full", "freeze") and not w.zero:
         variants = [replace(w, engine="deepspeed", zero=3)]
 
-    def needed(v: Workload) -> Answer:
+    def needed(v: Workload) -> Answer[int]:
         return inverse.gpus_needed(v, gpu, ram_bytes, most=max(NODE_COUNTS), counts=NODE_COUNTS)
 
     probe = Machine("gpu", gpu.name, gpu.memory_bytes, gpu=gpu)
     variants = [v for v in variants if _kernels(v, probe)]
-    found = _least_from(variants, needed)
+    found = _least_from(variants, needed, int)
     if found.value is None:
         return found
-    count = int(found.value)
+    count = found.value
     if count > NODE_GPUS:
         note = Note("node_interconnect", {"nodes": count // NODE_GPUS, "per_node": NODE_GPUS})
     elif count > 1:
@@ -266,10 +263,12 @@ def _kernels(w: Workload, m: Machine) -> bool:
     return engines.get(w.engine).runs_format(weight_format(w.precision), m)
 
 
-def _least_from(variants: list[Workload], search: Callable[[Workload], Answer]) -> Answer:
-    found = [a for a in (search(v) for v in variants) if a.value is not None]
-    if not found:
+def _least_from(
+    variants: list[Workload], search: Callable[[Workload], Answer[T]], size: Callable[[T], float]
+) -> Answer[T]:
+    sized = [(size(a.value), a) for a in (search(v) for v in variants) if a.value is not None]
+    if not sized:
         return Answer(None, None)
-    best = min(found, key=lambda a: int(a.value))
-    first = found[0]
-    return replace(best, baseline=first if int(first.value) > int(best.value) else None)
+    least, best = min(sized, key=lambda s: s[0])
+    first_size, first = sized[0]
+    return replace(best, baseline=first if first_size > least else None)

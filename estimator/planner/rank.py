@@ -12,7 +12,7 @@ from .types import ANY, CLOUD, MORE_GPUS, YOURS, Plan
 
 
 def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
-    where = {YOURS: 0, CLOUD: 1, MORE_GPUS: 2, ANY: 3}[plan.hardware]
+    where: float = {YOURS: 0, CLOUD: 1, MORE_GPUS: 2, ANY: 3}[plan.hardware]
     runs = plan.runs or plan.verdict == "unknown"
     if plan.hardware == MORE_GPUS and more_gpus_first:
         tier, where = (0 if runs else 1), 0.5  # after their own hardware, before renting

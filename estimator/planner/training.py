@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 from ..errors import EstimatorError
 from ..estimate import estimate
@@ -21,13 +22,13 @@ from .inference import Option
 METHODS = ("full", "lora", "qlora")
 # Adapters on several GPUs replicate only the frozen base and the small adapter states, which is
 # what PEFT's multi-GPU examples run (DDP); full fine-tuning is sharded.
-_SHARDED = (
+_SHARDED: tuple[dict[str, Any], ...] = (
     dict(engine="deepspeed", zero=2),
     dict(engine="deepspeed", zero=3),
     dict(engine="torchtune", zero=0),
     dict(engine="deepspeed", zero=3, offload=True),
 )
-_SINGLE = (
+_SINGLE: tuple[dict[str, Any], ...] = (
     dict(),
     dict(optimizer="adamw_8bit"),
     dict(optimizer="paged_adamw_8bit"),
@@ -35,7 +36,11 @@ _SINGLE = (
 )
 # Adapters on one GPU: PEFT as it comes, then Unsloth (fused kernels and loss, checkpoints in
 # RAM), what people run on a single consumer card, then the optimizer in RAM.
-_SINGLE_ADAPTERS = (dict(), dict(engine="unsloth"), dict(engine="deepspeed", zero=2, offload=True))
+_SINGLE_ADAPTERS: tuple[dict[str, Any], ...] = (
+    dict(),
+    dict(engine="unsloth"),
+    dict(engine="deepspeed", zero=2, offload=True),
+)
 
 
 def _estimate(w: Workload, m: Machine | None) -> Estimate | None:
@@ -45,7 +50,7 @@ def _estimate(w: Workload, m: Machine | None) -> Estimate | None:
         return None
 
 
-def _settings(method: str, gpus: int) -> tuple[dict, ...]:
+def _settings(method: str, gpus: int) -> tuple[dict[str, Any], ...]:
     if gpus > 1:
         return ((dict(),) if method != "full" else ()) + _SHARDED
     return _SINGLE if method == "full" else _SINGLE_ADAPTERS
@@ -114,7 +119,10 @@ def command(est: Estimate, machine: Machine | None) -> str:
         else "bf16"
     )
     if i.zero:
-        config = {"zero_optimization": {"stage": i.zero}, half: {"enabled": True}}
+        config: dict[str, dict[str, Any]] = {
+            "zero_optimization": {"stage": i.zero},
+            half: {"enabled": True},
+        }
         if i.offload:
             config["zero_optimization"]["offload_optimizer"] = {"device": "cpu"}
             if i.zero == 3:
