@@ -132,10 +132,11 @@ def command(est: Estimate, machine: Machine | None) -> str:
     if i.engine == "unsloth":
         # Unsloth's notebooks: FastLanguageModel with its own checkpointing, TRL's SFTTrainer.
         four_bit = i.method == "qlora"
+        checkpointing = '"unsloth"' if i.grad_checkpointing else "False"
         return (
             f"FastLanguageModel.from_pretrained(<model>, max_seq_length={i.context}, "
             f"load_in_4bit={four_bit}); FastLanguageModel.get_peft_model(model, r={i.lora_rank}, "
-            'use_gradient_checkpointing="unsloth"); '
+            f"use_gradient_checkpointing={checkpointing}); "
             f'SFTConfig(per_device_train_batch_size={i.batch}, optim="{i.optimizer or "adamw_8bit"}")'
         )
     if i.engine == "torchtune":

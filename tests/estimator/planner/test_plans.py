@@ -124,3 +124,26 @@ def test_the_first_plan_never_needs_more_gpus_than_the_user_has(model, hardware,
     for p in found:
         if p.workload.task == "inference":
             assert p.command == engines.command(p.estimate)
+
+
+def test_a_qlora_plan_on_one_small_card_is_unsloth_and_its_snippet_keeps_the_question(arch):
+    # Llama-3.1-8B QLoRA on an 8 GB 3060 with PEFT holds its embeddings and head in fp32
+    # (2 x 525M x 4 bytes = 3.9 GiB) beside the 4-bit body: over 7 GiB usable; Unsloth keeps them
+    # in bf16 and its checkpoints in RAM.
+    a = arch("Llama-3.1-8B")
+    hw = machine(gpu="RTX 3060 8GB")
+    best = plans(Workload(model=a, task="training", method="qlora"), hw)[0]
+    assert (best.engine, best.method, best.verdict) == ("unsloth", "qlora", "fits")
+    assert 'use_gradient_checkpointing="unsloth"' in best.command
+    off = plans(Workload(model=a, task="training", method="qlora", grad_checkpointing=False), hw)
+    unsloth = [p for p in off if p.engine == "unsloth"]
+    assert all("use_gradient_checkpointing=False" in p.command for p in unsloth)
+
+
+def test_a_question_about_qlora_is_never_planned_as_a_full_fine_tune(arch):
+    a = arch("Llama-3.1-70B")
+    hw = machine(gpu="RTX 3090", gpus=2)
+    found = plans(Workload(model=a, task="training", method="qlora"), hw)
+    assert found and all(p.method == "qlora" for p in found)
+    # RAM was not given: no plan keeps anything there.
+    assert all(p.offload is None or p.offload.what == "activations" for p in found)
