@@ -324,11 +324,16 @@ def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
         # With the format and engine that give it: the 16-bit model may need a far larger one.
         verdict.append(Item(text=questions.sentence("gpu", outcome.smallest_gpu, lang)))
     sections = [_headline(est, lang), Section(kind="verdict", items=verdict), _breakdown(est, lang)]
-    sections += _plan(ans, lang)
+    plan = _plan(ans, lang)
+    sections += plan
     sections += _advice(ans.advice, lang)
     if est.verdict != "does_not_fit":  # no speed for what cannot run
         sections += _lines("speed", t("table.speed", lang), report_text.speed(ans.report, lang))
     sections += _assumed(est, lang)
+    if plan:
+        # Beside a plan that runs, a follow-up that does not ("in int4" on transformers while
+        # Q4_K_M on llama.cpp fits) reads as a contradiction.
+        found = [r for r in found if r.verdict != "does_not_fit"]
     refine, choices = _refinements(found, lang)
     sections += [*refine, Section(kind="hint")]
     fullest = max(est.devices, key=lambda d: d.components.total)

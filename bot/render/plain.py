@@ -15,10 +15,12 @@ Mode = Literal["chat", "oneshot"]
 _LEAD = frozenset({"headline", "verdict", "breakdown"})
 
 
-def _section(section: Section, lang: str, mode: Mode) -> list[str]:
+def _section(section: Section, lang: str, mode: Mode, choices: bool = False) -> list[str]:
     kind = section.kind
     if kind == "hint":
-        return [t("reply.details_hint" if mode == "chat" else "reply.details_hint_ask", lang)]
+        if mode == "chat":
+            return [t("reply.details_hint", lang)]
+        return [t("reply.details_hint_ask" if choices else "reply.details_hint_ask_only", lang)]
     lines = [section.title] if section.title else []
     numbered = kind in ("refinements", "choices")
     for n, item in enumerate(section.items, 1):
@@ -42,7 +44,7 @@ def render(reply: Reply, mode: Mode = "chat") -> str:
     """The reply as lines of text; blocks after the first are set off by a blank line."""
     lines: list[str] = []
     for i, section in enumerate(reply.sections):
-        body = _section(section, reply.language, mode)
+        body = _section(section, reply.language, mode, bool(reply.choices))
         if not body:
             continue
         if lines and not (section.kind in _LEAD and reply.sections[i - 1].kind in _LEAD):
