@@ -57,7 +57,9 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
     out: dict[str, Any] = {
         "device": m.kind,
         "gpu_count": m.count if m.kind == "gpu" else 0,
-        "usable_bytes": min(d.usable_bytes or 0 for d in est.devices),
+        # The fullest device's, beside per_device_bytes (also the fullest's): on a mixed set
+        # the smallest card's room next to the largest card's need would not add up.
+        "usable_bytes": max(est.devices, key=lambda d: d.components.total).usable_bytes or 0,
         "capacity_bytes": m.device_bytes,
         "ram_known": int(m.ram_bytes is not None),
     }

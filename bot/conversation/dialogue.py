@@ -143,9 +143,9 @@ def _merge(base: Draft, msg: Draft) -> Draft:
 
 def implies_inference(draft: Draft, running: bool) -> bool:
     """A question about speed, memory, context, users, in a serving format or engine, about a
-    model on some hardware, or comparing options, is about running the model (a training
-    question says so: "fine-tune", "LoRA", "ZeRO-3"); asking "inference or training?" then
-    would only be in the way (the answer says what it assumed)."""
+    model on some hardware, an inverse question, or comparing options, is about running the
+    model (a training question says so: "fine-tune", "LoRA", "ZeRO-3"); asking "inference or
+    training?" then would only be in the way (the answer says what it assumed)."""
     options = draft.compare or []
     return bool(
         running
@@ -153,7 +153,7 @@ def implies_inference(draft: Draft, running: bool) -> bool:
         or (draft.model and draft.has_hardware())
         or draft.concurrency
         or draft.kv_precision
-        or draft.inverse in ("max_context", "max_concurrency", "best_precision")
+        or draft.inverse is not None
         or _serving_format(draft.precision)
         or draft.engine in INFERENCE_ENGINES
         or any(_serving_format(o.precision) or o.engine in INFERENCE_ENGINES for o in options)

@@ -129,6 +129,15 @@ class Engine(Protocol):
     def command(self, launch: Launch) -> str: ...
 
 
+def _capability(text: str) -> float:
+    """An NVIDIA compute capability ("8.6"); other vendors' architecture names ("gfx1100") are
+    not limited by it."""
+    try:
+        return float(text)
+    except ValueError:
+        return float("inf")
+
+
 def capacities(machine: Machine | None) -> tuple[int, ...]:
     """Each GPU's memory when a machine mixes GPUs (layer splits follow it), else ()."""
     return machine.device_capacities if machine is not None and machine.mixed else ()
@@ -155,9 +164,19 @@ class EngineBase:
     cap_sliding = True
     decode: Mapping[str, tuple[Factor, Factor]] = {}
     prefill: Mapping[str, Factor] = {}
+    # The oldest NVIDIA architecture the engine's CUDA build supports (None: any).
+    min_compute_capability: float | None = None
 
     def runs_on(self, machine: Machine | None) -> bool:
-        return machine is None or machine.kind in self.devices
+        if machine is None:
+            return True
+        if machine.kind not in self.devices:
+            return False
+        low = self.min_compute_capability
+        if low is None or machine.kind != "gpu":
+            return True
+        gpus = list(machine.cards) or ([machine.gpu] if machine.gpu else [])
+        return all(_capability(g.compute_capability) >= low for g in gpus)
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"

@@ -32,6 +32,8 @@ class Vllm(EngineBase):
     name = "vllm"
     label = "vLLM"
     devices = frozenset({"gpu", "cpu"})
+    # "GPU: compute capability 7.0 or higher" (docs.vllm.ai, GPU installation requirements).
+    min_compute_capability = 7.0
     int_formats: Mapping[str, str] = {"int4": "awq", "int8": "gptq-int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp8"})
     kv8 = "fp8"

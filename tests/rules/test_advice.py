@@ -151,3 +151,12 @@ def test_an_exception_inside_an_action_is_raised_not_swallowed():
     with pytest.raises(RuleError, match="inside the action"):
         broken.evaluate({"t": "boom"})
     assert broken.evaluate({"t": "other"}) == {"sid": "1", "id": "sid-1", "$s": 1}
+
+
+def test_a_mixed_set_quotes_the_fullest_cards_room_beside_its_need(arch):
+    hw = machine(gpu="RTX 3090 + GTX 1080 Ti")
+    advice = advise(Workload(model=arch("Qwen2.5-14B"), task="inference"), hw)
+    fullest = max(advice.estimate.devices, key=lambda d: d.components.total)
+    assert advice.fact["per_device_bytes"] == fullest.components.total
+    assert advice.fact["usable_bytes"] == fullest.usable_bytes
+    assert advice.fact["per_device_bytes"] <= advice.fact["usable_bytes"]

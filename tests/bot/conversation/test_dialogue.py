@@ -207,3 +207,11 @@ def test_a_desktop_profile_is_not_taken_for_a_laptop():
     profile = Draft(gpu="RTX 4090")
     (turn,) = talk("can i run llama 3.1 8b on my laptop", profile=profile)
     assert turn.missing == ("hardware",) and not turn.from_profile
+
+
+def test_which_gpu_or_how_many_without_a_training_word_is_about_running_it():
+    for text in ("welke gpu voor qwen3 235b a22b", "how many gpus do i need for llama 3.1 405b"):
+        (turn,) = talk(text)
+        assert turn.state.draft.task == "inference" and turn.implied_task, text
+    (turn,) = talk("what gpu to train a 1b model from scratch")
+    assert turn.state.draft.task == "training"
