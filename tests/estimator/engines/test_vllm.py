@@ -1,5 +1,3 @@
-
-
 def test_vllm_is_not_planned_on_gpus_older_than_volta():
     # vLLM's CUDA build needs compute capability 7.0 (V100) or newer: a GTX 1080 Ti is 6.1.
     from estimator import engines
