@@ -16,8 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
+from phrasings import messages
 from results_file import write
 
 from bot.conversation import compose
@@ -30,17 +30,8 @@ from estimator.estimate import estimate
 from estimator.inverse import cheapest_cloud
 from rules.advice import engine
 
-ROOT = Path(__file__).resolve().parent.parent
-TABLES = ROOT / "tests" / "bot" / "conversation"
 ROUNDS = 5
 COLD_RUNS = 7
-
-
-def messages() -> list[str]:
-    rows = []
-    for path in sorted([*TABLES.glob("*phrasings*.json"), TABLES / "phrasing_table.json"]):
-        rows += json.loads(path.read_text(encoding="utf-8"))
-    return [r["text"] for r in rows]
 
 
 def one(text: str) -> None:

@@ -14,23 +14,14 @@ import random
 import statistics
 import string
 import time
-from pathlib import Path
 
+from phrasings import messages
 from results_file import write
 
 from bot.conversation.parse import read
 
-ROOT = Path(__file__).resolve().parent.parent
-TABLES = ROOT / "tests" / "bot" / "conversation"
 ROUNDS = 3
 RANDOM_TEXTS = 50
-
-
-def tables() -> list[str]:
-    rows = []
-    for path in sorted([*TABLES.glob("*phrasings*.json"), TABLES / "phrasing_table.json"]):
-        rows += json.loads(path.read_text(encoding="utf-8"))
-    return [r["text"] for r in rows]
 
 
 def adversarial() -> list[str]:
@@ -58,7 +49,7 @@ def timed(texts: list[str]) -> list[float]:
 
 def main() -> None:
     read("warm up: llama 3.1 8b on a 4090")
-    ordinary, hostile = timed(tables()), timed(adversarial())
+    ordinary, hostile = timed(messages()), timed(adversarial())
     result = {
         "messages": len(ordinary) // ROUNDS,
         "p50_ms": round(statistics.median(ordinary), 2),
