@@ -174,19 +174,23 @@ def _item(rec: Recommendation, est: Estimate | None, lang: str) -> Item:
 def _plan(ans: answers.WorkloadAnswer, lang: str) -> list[Section]:
     """ "Yes, like this:": the plan the first plan rule recommends, with its figures, speed and
     command, then at most two alternatives that run differently (another engine, method or
-    place),
-    drawn from the places the plan rules allowed."""
+    place), from the places the plan rules allowed: the best other way on the same hardware and
+    the best elsewhere, in the planner's order."""
     recs = [r for r in ans.advice.recommendations if r.plan is not None]
     if not recs:
         return []
     lead = recs[0].plan
     places = {r.plan.hardware for r in recs}
-    candidates = [r.plan for r in recs[1:]] + [
-        p
-        for p in ans.plans
-        if p.runs and p.kind != "as_asked" and (p.hardware in places or p.hardware == "any")
-    ]
-    shown = [(lead.hardware, lead.engine, lead.method)]
+    seen = {(lead.hardware, lead.engine, lead.method)}
+    pool = []
+    for p in ans.plans:
+        key = (p.hardware, p.engine, p.method)
+        if p.runs and p.kind != "as_asked" and p.hardware in places and key not in seen:
+            seen.add(key)
+            pool.append(p)
+    same = [p for p in pool if p.hardware == lead.hardware]
+    other = [p for p in pool if p.hardware != lead.hardware]
+    alternatives = (same[:1] + other[:1] + same[1:] + other[1:])[:SHOWN_ALTERNATIVES]
     items = [
         Item(
             text=f"{plans.summary(lead, lang)}: {plans.figures(lead, lang)}",
@@ -194,13 +198,9 @@ def _plan(ans: answers.WorkloadAnswer, lang: str) -> list[Section]:
             command=lead.command,
             rule=recs[0].rule,
             primary=True,
-        )
+        ),
+        *(Item(text=plans.line(p, lang)) for p in alternatives),
     ]
-    for p in candidates:
-        if len(items) > SHOWN_ALTERNATIVES or (p.hardware, p.engine, p.method) in shown:
-            continue
-        shown.append((p.hardware, p.engine, p.method))
-        items.append(Item(text=plans.line(p, lang)))
     title = {"plan_yours": "plan.title", "plan_faster": "plan.title_faster"}.get(
         recs[0].rule, "plan.title_elsewhere"
     )
