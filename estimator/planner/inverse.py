@@ -43,7 +43,10 @@ def _resolved(w: Workload, m: Machine | None) -> Workload | None:
 
 
 def _engines(w: Workload, m: Machine | None) -> list[str]:
-    """The asked (or default) engine first, then those tried on this kind of device."""
+    """The engine the question named alone; else the default engine first, then those tried
+    on this kind of device."""
+    if w.engine:
+        return [w.engine] if engines.get(w.engine).runs_on(m) else []
     first = _resolved(w, m)
     kind = m.kind if m is not None else "gpu"
     names = [first.engine] if first is not None and first.engine else []

@@ -147,3 +147,16 @@ def test_a_question_about_qlora_is_never_planned_as_a_full_fine_tune(arch):
     assert found and all(p.method == "qlora" for p in found)
     # RAM was not given: no plan keeps anything there.
     assert all(p.offload is None or p.offload.what == "activations" for p in found)
+
+
+def test_an_inverse_question_naming_its_engine_is_answered_on_that_engine(arch):
+    from estimator.planner import inverse
+
+    a = arch("Llama-3.1-8B")
+    hw = machine(gpu="RTX 4090")
+    found = inverse.most_sequences(Workload(a, "inference", engine="vllm", context=4096), hw)
+    assert found.engine == "vllm"
+    # By hand: BF16 weights 15.0 GiB of vLLM's 20.7 GiB leave about 5 GiB: 9 or 10 sequences of
+    # 4,096 tokens at 512 MiB each in BF16, about twice as many with an FP8 cache.
+    assert found.value is not None and 15 <= found.value <= 22
+    assert found.estimate is not None and found.estimate.inputs.kv_precision == "fp8"
