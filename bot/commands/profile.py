@@ -90,7 +90,7 @@ def when(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Adds `profile` and its actions to the CLI's subcommands."""
     # --lang goes on each action: on `profile` too, an action's default would overwrite it.
     common = argparse.ArgumentParser(add_help=False)
