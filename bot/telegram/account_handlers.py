@@ -241,4 +241,5 @@ class AccountHandlers:
         elif kind == "language" and value in LANGUAGES:
             await self._set_language(context, chat_id, user, value)
         elif kind == "setting" and "=" in value:
-            await self._set(context, chat_id, user, *value.split("=", 1), lang)
+            name, _, setting = value.partition("=")
+            await self._set(context, chat_id, user, name, setting, lang)
