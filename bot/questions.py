@@ -29,16 +29,18 @@ def answer(
     question: str, workload: Workload, machine: Machine | None, *, laptops: bool = False
 ) -> inverse.Answer:
     """The answer to `question` for this workload on this machine."""
-    if question in NEED_HARDWARE and machine is None:
-        raise EstimatorError("fit_needs_hardware", question=question)
-    if question == "gpus" and machine is None:
+    if question == "gpu":
+        return across.smallest_gpu(workload, laptops=laptops)
+    if question not in (*NEED_HARDWARE, "gpus"):
+        return across.cheapest_cloud(workload)
+    if machine is None:
+        if question != "gpus":
+            raise EstimatorError("fit_needs_hardware", question=question)
         gpu = find_gpu(DEFAULT_SERVER_GPU)
         assert gpu is not None
         found = across.gpus_for(workload, gpu, None)
         note = Note("gpus_default_gpu", {"gpu": gpu.name})
         return replace(found, notes=(note, *found.notes))
-    if question == "gpus" and (machine.gpu is None or machine.kind != "gpu"):
-        raise EstimatorError("fit_needs_gpu_kind")
     match question:
         case "context":
             return across.longest_context(workload, machine)
@@ -48,12 +50,10 @@ def answer(
             return across.best_format(replace(workload, precision=None), machine)
         case "model":
             return across.biggest_model(workload, machine)
-        case "gpu":
-            return across.smallest_gpu(workload, laptops=laptops)
-        case "gpus":
-            return across.gpus_for(workload, machine.gpu, machine.ram_bytes)
         case _:
-            return across.cheapest_cloud(workload)
+            if machine.gpu is None or machine.kind != "gpu":
+                raise EstimatorError("fit_needs_gpu_kind")
+            return across.gpus_for(workload, machine.gpu, machine.ram_bytes)
 
 
 def plain_value(found: inverse.Answer) -> str | int | None:

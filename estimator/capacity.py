@@ -10,7 +10,7 @@ from __future__ import annotations
 from .hardware.types import Machine
 from .memory import constants as k
 from .result import Note
-from .vocabulary import GIB
+from .vocabulary import GIB, Verdict
 
 
 def host_usable(machine: Machine) -> tuple[int, list[Note]]:
@@ -47,7 +47,7 @@ def ram_usable(machine: Machine) -> int | None:
     return max(0, machine.ram_bytes - k.OS_RESERVE_BYTES)
 
 
-def fit_verdict(totals: list[int], usable: list[int]) -> tuple[str, float]:
+def fit_verdict(totals: list[int], usable: list[int]) -> tuple[Verdict, float]:
     """fits / tight / does_not_fit for per-device totals, and the smallest headroom share."""
     headroom = min((u - t) / u if u else -1.0 for t, u in zip(totals, usable, strict=True))
     if headroom < 0:

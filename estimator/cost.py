@@ -11,7 +11,7 @@ from .hardware.types import CloudInstance, Gpu, Machine
 from .resolve import resolve
 from .speed import Range, inference_speed
 from .training_time import TrainingData, training_time
-from .vocabulary import FITTING
+from .vocabulary import FITTING, Verdict
 from .workload import Workload
 
 # Electricity when the user sets no price: US average residential price, about $0.16/kWh in 2023
@@ -22,7 +22,7 @@ DEFAULT_KWH_PRICE_USD = 0.16
 @dataclass(frozen=True, slots=True)
 class CloudOption:
     instance: CloudInstance
-    verdict: str
+    verdict: Verdict
     usd_per_hour: float
     job_usd: Range | None  # training: for the whole job
     usd_per_million_tokens: Range | None  # inference: at the estimated decode throughput

@@ -15,6 +15,7 @@ from .memory.placement import gpu_layers_that_fit
 from .memory.reported import views
 from .resolve import Resolved, resolve
 from .result import Components, Device, Estimate, Inputs, Note, Offload
+from .vocabulary import Verdict
 from .workload import Workload
 
 
@@ -181,10 +182,10 @@ def _try_offload(
     usable: list[int],
     iplan: InferencePlan,
     ram: int | None,
-    verdict: str,
+    verdict: Verdict,
     offload: Offload | None,
     assumptions: list[Note],
-) -> tuple[str, Offload | None]:
+) -> tuple[Verdict, Offload | None]:
     """Inference that does not fit on the GPUs: can the engine keep the MoE experts of some
     layers in CPU RAM (llama.cpp --n-cpu-moe), or whole layers (llama.cpp -ngl, transformers
     device_map with max_memory)?"""

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .vocabulary import Verdict
+
 COMPONENTS = (
     "weights",
     "kv_cache",
@@ -125,7 +127,7 @@ class Estimate:
     inputs: Inputs
     components: Components  # the whole job: summed over devices
     devices: tuple[Device, ...]
-    verdict: str
+    verdict: Verdict
     offload: Offload | None
     steps: tuple[Note, ...]
     assumptions: tuple[Note, ...]

@@ -9,7 +9,7 @@ not the ORM, so a plain DELETE (or another process) gets the same result.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (
     JSON,
@@ -24,6 +24,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     String,
+    Table,
     Text,
     UniqueConstraint,
     false,
@@ -73,6 +74,11 @@ class UTCDateTime(TypeDecorator[datetime]):
 
 
 class Base(DeclarativeBase):
+    if TYPE_CHECKING:
+        # DeclarativeBase types __table__ as any FromClause (a class may be mapped to a join or
+        # a select); every row class here is mapped to one Table.
+        __table__: ClassVar[Table]
+
     metadata = MetaData(naming_convention=NAMING)
     type_annotation_map: ClassVar[dict[Any, Any]] = {
         datetime: UTCDateTime(),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..render import plain
 from . import output
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 TERMINAL_CHAT = "terminal"
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser("ask", help="one question in plain language (English or Dutch)")
     p.add_argument(
         "question", help='for example "can I fine-tune 7B on 24GB?", or the number of a choice'

@@ -8,7 +8,8 @@ import argparse
 import asyncio
 import signal
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any
 
 from ..i18n import language, t
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from ..telegram.settings import BotSettings
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser("bot", help="run the Telegram bot (TELEGRAM_BOT_TOKEN)")
     p.add_argument(
         "--webhook",
@@ -51,7 +52,7 @@ def _settings(lang: str) -> BotSettings | int:
         settings = BotSettings()
     except ValidationError:
         return _fail("tg.error.settings", lang)
-    if settings.telegram_bot_token is None or not settings.telegram_bot_token.get_secret_value():
+    if not settings.token:
         return _fail("tg.error.no_token", lang)
     return settings
 
@@ -75,7 +76,7 @@ async def _serve(settings: BotSettings, webhook: bool) -> None:
         await bot.stop()
 
 
-def _guarded(lang: str, work: object) -> int:
+def _guarded(lang: str, work: Coroutine[Any, Any, None]) -> int:
     """Runs the coroutine; a bad token, an unreachable API or database is one line, exit 2."""
     from telegram.error import InvalidToken, NetworkError, TelegramError
 
@@ -108,23 +109,22 @@ def run(args: argparse.Namespace) -> int:
         return settings
     if args.webhook and settings.telegram_webhook_secret is None:
         return _fail("tg.error.no_secret", lang)
-    logs.configure(settings.telegram_bot_token.get_secret_value())
+    logs.configure(settings.token)
     return _guarded(lang, _serve(settings, args.webhook))
 
 
-async def _register(settings: BotSettings, delete: bool) -> None:
+async def _delete_webhook(settings: BotSettings) -> None:
+    from telegram import Bot
+
+    async with Bot(settings.token, base_url=settings.telegram_api_base_url) as bot:
+        await bot.delete_webhook()
+
+
+async def _set_webhook(settings: BotSettings, url: str, secret: str) -> None:
     from telegram import Bot, Update
 
-    token = settings.telegram_bot_token.get_secret_value()
-    async with Bot(token, base_url=settings.telegram_api_base_url) as bot:
-        if delete:
-            await bot.delete_webhook()
-            return
-        await bot.set_webhook(
-            settings.telegram_webhook_url,
-            secret_token=settings.telegram_webhook_secret.get_secret_value(),
-            allowed_updates=Update.ALL_TYPES,
-        )
+    async with Bot(settings.token, base_url=settings.telegram_api_base_url) as bot:
+        await bot.set_webhook(url, secret_token=secret, allowed_updates=Update.ALL_TYPES)
 
 
 def set_webhook(args: argparse.Namespace) -> int:
@@ -132,9 +132,14 @@ def set_webhook(args: argparse.Namespace) -> int:
     settings = _settings(lang)
     if isinstance(settings, int):
         return settings
-    if not args.delete and not (settings.telegram_webhook_url and settings.telegram_webhook_secret):
+    url, secret = settings.telegram_webhook_url, settings.telegram_webhook_secret
+    if args.delete:
+        work = _delete_webhook(settings)
+    elif url and secret:
+        work = _set_webhook(settings, url, secret.get_secret_value())
+    else:
         return _fail("tg.error.no_webhook_url", lang)
-    code = _guarded(lang, _register(settings, args.delete))
+    code = _guarded(lang, work)
     if code == 0:
         print(t("tg.webhook.deleted" if args.delete else "tg.webhook.set", lang))
     return code

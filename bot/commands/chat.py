@@ -36,7 +36,7 @@ HISTORY = re.compile(r"^\s*/?(history|geschiedenis)\s*$", re.IGNORECASE)
 HISTORY_SHOWN = 10
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser("chat", help="the conversation in the terminal")
     p.add_argument("--lang", help="en or nl, when a question does not show it")
     p.set_defaults(func=run)

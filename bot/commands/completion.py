@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass, field
+from typing import Any
 
 from estimator.vocabulary import METHODS, TASKS
 
@@ -28,7 +29,7 @@ VALUES: dict[str, tuple[str, ...]] = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser("completion", help="print a shell completion script")
     p.add_argument("shell", choices=SHELLS, help="bash, zsh or fish")
     p.set_defaults(func=run)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ..i18n import language, t
 from .profile import Context, run_with_storage
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Adds `export` and `forget` to the CLI's subcommands."""
     export = subparsers.add_parser("export", help="everything stored about you, as JSON")
     export.add_argument("--lang", help="en or nl (default: LLM_SIZER_LANG, else en)")

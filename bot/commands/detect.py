@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from estimator.memory import constants as k
 from estimator.vocabulary import GIB
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 BUSY_SHARE = 0.5
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser("detect", help="this machine's GPUs, memory and CPU, as a profile")
     p.add_argument("--json", action="store_true", help="print what was read as JSON")
     p.add_argument("--save", action="store_true", help="save it as your default profile")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from estimator.errors import EstimatorError
 
@@ -17,7 +18,7 @@ MAX_LIMIT = 1000
 TEXT_WIDTH = 80
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Adds `history` to the CLI's subcommands."""
     p = subparsers.add_parser("history", help="your saved questions and their verdicts")
     p.add_argument("--json", action="store_true", help="print the questions as JSON")

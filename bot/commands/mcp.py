@@ -4,11 +4,12 @@ fit and ask) over stdio, or over streamable HTTP at http://HOST:PORT/mcp."""
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 DEFAULT_PORT = 8765
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p = subparsers.add_parser("mcp", help="serve the tools to MCP clients (stdio, or --http)")
     p.add_argument(
         "--http", action="store_true", help="streamable HTTP at http://HOST:PORT/mcp, not stdio"

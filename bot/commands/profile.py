@@ -90,7 +90,7 @@ def when(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     """Adds `profile` and its actions to the CLI's subcommands."""
     # --lang goes on each action: on `profile` too, an action's default would overwrite it.
     common = argparse.ArgumentParser(add_help=False)
@@ -144,8 +144,8 @@ async def _show(s: Context) -> int:
         user = await _profile_owner(s)
         profile = await s.storage.profiles.named(user.id, s.args.name)
     else:
-        user = await s.storage.users.find("local", s.os_user)
-        default = None if user is None else await s.storage.profiles.default(user.id)
+        found = await s.storage.users.find("local", s.os_user)
+        default = None if found is None else await s.storage.profiles.default(found.id)
         if default is None:
             print(t("profile.none", s.lang))
             return 1

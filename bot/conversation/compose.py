@@ -8,13 +8,14 @@ from typing import Any
 
 from estimator import engines
 from estimator.frameworks import FRAMEWORKS
+from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
 from estimator.planner.serving import Capacity
 from estimator.result import COMPONENTS, Estimate
 from rules import Advice, Recommendation
 
 from .. import answers, questions
-from ..i18n import has, t
+from ..i18n import Language, has, t
 from ..render import estimate_json, notes, numbers, plans, report_text
 from ..render.hardware import label as hardware_label
 from ..render.recommendations import texts
@@ -34,7 +35,7 @@ _LAPTOP_CHOICES = ("RTX 4060 Laptop", "RTX 4090 Laptop", "M3 Pro 18GB")
 _FEATURE_CHOICES = (10, 50, 200, 1000)
 
 
-def _choices(slot: str, laptop: bool, lang: str) -> list[Choice]:
+def _choices(slot: str, laptop: bool, lang: Language) -> list[Choice]:
     if slot == "task":
         return [
             Choice(label=t(f"choice.{task}", lang), message=t(f"choice.{task}.message", lang))
@@ -54,7 +55,7 @@ def _choices(slot: str, laptop: bool, lang: str) -> list[Choice]:
     return [Choice(label=f"{gb}GB RAM", message=f"{gb}GB RAM") for gb in (16, 32, 64)]
 
 
-def question(turn: Turn, lang: str) -> Reply:
+def question(turn: Turn, lang: Language) -> Reply:
     slot = turn.missing[0]
     draft = turn.state.draft
     key = "ask.laptop" if slot == "hardware" and draft.laptop else f"ask.{slot}"
@@ -87,7 +88,7 @@ def question(turn: Turn, lang: str) -> Reply:
     )
 
 
-def _serving(served: Capacity, est: Estimate, lang: str) -> str:
+def _serving(served: Capacity, est: Estimate, lang: Language) -> str:
     """A queueing server with more users than fit: what runs at once, and at what speed."""
     text = t(
         "reply.serving",
@@ -106,7 +107,7 @@ def _serving(served: Capacity, est: Estimate, lang: str) -> str:
     return text
 
 
-def _headline(est: Estimate, lang: str) -> Section:
+def _headline(est: Estimate, lang: Language) -> Section:
     i = est.inputs
     hardware = hardware_label(i.machine, i.gpu_count) if i.machine else t("reply.no_hardware", lang)
     method = t(f"method.{i.method}", lang) if has(f"method.{i.method}", lang) else i.method
@@ -136,7 +137,7 @@ def _headline(est: Estimate, lang: str) -> Section:
     return Section(kind="headline", items=[Item(text=text)])
 
 
-def _verdict(est: Estimate, lang: str) -> Item:
+def _verdict(est: Estimate, lang: Language) -> Item:
     fullest = max(est.devices, key=lambda d: d.components.total)
     if fullest.usable_bytes is None:
         text = t("reply.verdict_no_hardware", lang, total=numbers.size(est.total_bytes, lang))
@@ -151,7 +152,7 @@ def _verdict(est: Estimate, lang: str) -> Item:
     return Item(text=text, primary=True)
 
 
-def _breakdown(est: Estimate, lang: str) -> Section:
+def _breakdown(est: Estimate, lang: Language) -> Section:
     """Memory by component of the device the verdict is about (the fullest one): a job total
     over several GPUs beside a per-GPU verdict would read as a contradiction."""
     fullest = max(est.devices, key=lambda d: d.components.total)
@@ -166,21 +167,21 @@ def _breakdown(est: Estimate, lang: str) -> Section:
     return Section(kind="breakdown", items=[Item(text=text)])
 
 
-def _item(rec: Recommendation, est: Estimate | None, lang: str) -> Item:
+def _item(rec: Recommendation, est: Estimate | None, lang: Language) -> Item:
     title, detail = texts(rec, est, lang)
     return Item(text=title, detail=detail, rule=rec.rule, primary=rec.primary)
 
 
-def _plan(ans: answers.WorkloadAnswer, lang: str) -> list[Section]:
+def _plan(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
     """ "Yes, like this:": the plan the first plan rule recommends, with its figures, speed and
     command, then at most two alternatives that run differently (another engine, method or
     place), from the places the plan rules allowed: the best other way on the same hardware and
     the best elsewhere, in the planner's order."""
-    recs = [r for r in ans.advice.recommendations if r.plan is not None]
+    recs = [(r.rule, r.plan) for r in ans.advice.recommendations if r.plan is not None]
     if not recs:
         return []
-    lead = recs[0].plan
-    places = {r.plan.hardware for r in recs}
+    rule, lead = recs[0]
+    places = {plan.hardware for _, plan in recs}
     seen = {(lead.hardware, lead.engine, lead.method)}
     pool = []
     for p in ans.plans:
@@ -196,18 +197,18 @@ def _plan(ans: answers.WorkloadAnswer, lang: str) -> list[Section]:
             text=f"{plans.summary(lead, lang)}: {plans.figures(lead, lang)}",
             detail=plans.speed(lead, lang),
             command=lead.command,
-            rule=recs[0].rule,
+            rule=rule,
             primary=True,
         ),
         *(Item(text=plans.line(p, lang)) for p in alternatives),
     ]
     title = {"plan_yours": "plan.title", "plan_faster": "plan.title_faster"}.get(
-        recs[0].rule, "plan.title_elsewhere"
+        rule, "plan.title_elsewhere"
     )
     return [Section(kind="plan", title=t(title, lang), items=items)]
 
 
-def _advice(advice: Advice, lang: str) -> list[Section]:
+def _advice(advice: Advice, lang: Language) -> list[Section]:
     shown = [r for r in advice.recommendations if r.group != "plan"]
     recs = sorted(shown, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
     if not recs:
@@ -216,7 +217,7 @@ def _advice(advice: Advice, lang: str) -> list[Section]:
     return [Section(kind="advice", title=t("reply.recommendations", lang), items=items)]
 
 
-def all_recommendations(outcome: Outcome, lang: str) -> list[Section]:
+def all_recommendations(outcome: Outcome, lang: Language) -> list[Section]:
     """Every recommendation of an answer, not only the first few."""
     advice = outcome.ml or (outcome.workload.advice if outcome.workload else None)
     if advice is None or not advice.recommendations:
@@ -225,11 +226,11 @@ def all_recommendations(outcome: Outcome, lang: str) -> list[Section]:
     return [Section(kind="advice", title=t("reply.recommendations", lang), items=items)]
 
 
-def refinement_phrase(r: Refinement, lang: str) -> str:
+def refinement_phrase(r: Refinement, lang: Language) -> str:
     return t(f"refine.{r.key}", lang, value=r.value)
 
 
-def _refinements(found: list[Refinement], lang: str) -> tuple[list[Section], list[Choice]]:
+def _refinements(found: list[Refinement], lang: Language) -> tuple[list[Section], list[Choice]]:
     if not found:
         return [], []
     items, choices = [], []
@@ -247,7 +248,7 @@ def _refinements(found: list[Refinement], lang: str) -> tuple[list[Section], lis
     return [Section(kind="refinements", title=t("reply.refine", lang), items=items)], choices
 
 
-def _assumed(est: Estimate, lang: str) -> list[Section]:
+def _assumed(est: Estimate, lang: Language) -> list[Section]:
     if not est.assumptions:
         return []
     items = [Item(text=f"- {notes.assumption(a, lang)}") for a in est.assumptions]
@@ -258,13 +259,13 @@ def _lines(kind: Any, title: str, lines: list[str]) -> list[Section]:
     return [Section(kind=kind, title=title, items=[Item(text=x) for x in lines])] if lines else []
 
 
-def info(act: str, lang: str, parsed: Draft | None = None) -> Reply:
+def info(act: str, lang: Language, parsed: Draft | None = None) -> Reply:
     """The answer to a conversation act: a greeting, help, thanks, or a message out of scope.
     Never an estimate."""
     return Reply(status="info", language=lang, text=t(f"act.{act}", lang), parsed=parsed or Draft())
 
 
-def _question(outcome: Outcome, lang: str) -> str:
+def _question(outcome: Outcome, lang: Language) -> str:
     """What the options are compared for: "Llama-3.1-8B, inference"."""
     if outcome.workload is None:
         return outcome.draft.model or "?"
@@ -276,7 +277,7 @@ def _question(outcome: Outcome, lang: str) -> str:
     return f"{i.model}, {task}"
 
 
-def compared(outcome: Outcome, lang: str) -> Reply:
+def compared(outcome: Outcome, lang: Language) -> Reply:
     """A comparison: the options side by side, which is better and why, then what was assumed
     for the better one."""
     rows = compare.rows(outcome.options, lang)
@@ -307,14 +308,17 @@ def compared(outcome: Outcome, lang: str) -> Reply:
     return reply.with_body(lambda: answers.as_json(ans, lang).model_dump(mode="json"))
 
 
-def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
+def answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply:
     if outcome.options:
         return compared(outcome, lang)
     if outcome.ml is not None:
-        return _ml(outcome, lang)
-    if outcome.inverse is not None:
-        return _inverse(outcome, lang)
+        return _ml(outcome, outcome.ml, lang)
+    if outcome.question is not None and outcome.inverse is not None:
+        return _inverse(outcome, outcome.question, outcome.inverse, lang)
     ans = outcome.workload
+    # answer.answer gives an outcome without a comparison, ML advice or inverse answer a
+    # workload answer.
+    assert ans is not None
     est = ans.estimate
     verdict = [_verdict(est, lang)]
     served = ans.serving
@@ -353,9 +357,8 @@ def answered(outcome: Outcome, found: list[Refinement], lang: str) -> Reply:
     )
 
 
-def _inverse(outcome: Outcome, lang: str) -> Reply:
-    found = outcome.inverse
-    sentence = questions.sentence(outcome.question, found, lang)
+def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Language) -> Reply:
+    sentence = questions.sentence(question, found, lang)
     sections = [Section(kind="inverse", items=[Item(text=sentence, primary=True)])]
     est = found.estimate
     if est is not None:
@@ -375,7 +378,7 @@ def _inverse(outcome: Outcome, lang: str) -> Reply:
 
     def body() -> dict[str, Any]:
         inverse = {
-            "question": outcome.question,
+            "question": question,
             "answer": questions.plain_value(found),
             "answer_text": sentence,
             **questions.fields(found),
@@ -393,8 +396,7 @@ def _inverse(outcome: Outcome, lang: str) -> Reply:
     ).with_body(body)
 
 
-def _ml(outcome: Outcome, lang: str) -> Reply:
-    advice = outcome.ml
+def _ml(outcome: Outcome, advice: Advice, lang: Language) -> Reply:
     items, recs = [], []
     for rec in advice.recommendations:
         title, detail = texts(rec, None, lang)

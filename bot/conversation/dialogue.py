@@ -16,6 +16,7 @@ from estimator.models import lookup
 
 from .. import lexicon as lx
 from .. import questions
+from ..i18n import Language
 from .parse import normalise
 from .parse_task import INFERENCE_FORMATS
 from .reading import Act, Reading
@@ -51,7 +52,7 @@ class State(BaseModel):
     draft: Draft = Draft()
     awaiting: Slot | None = None
     answered: bool = False
-    language: str | None = None
+    language: Language | None = None
     # What the numbered choices of the last reply send, so "2" picks the second.
     choices: list[str] = []
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..i18n import Language
 from ..lexicon import lexicons
 
 _WORD = re.compile(r"[a-zà-ÿ']+")
@@ -17,7 +18,7 @@ STRONG = 2  # the weight of a word only one language uses
 
 @dataclass(frozen=True, slots=True)
 class Detected:
-    language: str | None  # the language with the most words, None on a tie
+    language: Language | None  # the language with the most words, None on a tie
     lead: int  # how much more weight than the runner-up
     words: int
 
@@ -42,12 +43,12 @@ def detected(text: str) -> Detected:
     return Detected(code if best > second else None, best - second, len(words))
 
 
-def detect(text: str) -> str | None:
+def detect(text: str) -> Language | None:
     """'nl' or 'en' when the words say so, None when they do not."""
     return detected(text).language
 
 
-def choose(text: str, conversation: str | None, fallback: str) -> str:
+def choose(text: str, conversation: Language | None, fallback: Language) -> Language:
     """The language to answer `text` in: its own when it is clear ("hoi", "bedankt", a
     sentence); a short or ambiguous message ("thanks", "ok", "training", "llama 70b?") keeps
     the conversation's language; a first message with a hint of a language takes it; else the

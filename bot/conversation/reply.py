@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, PrivateAttr, model_validator
 
 from estimator.result import Estimate
+from estimator.vocabulary import Verdict
 
 from ..render import numbers
 from .slots import Draft
@@ -71,7 +72,7 @@ class Reply(BaseModel):
     question_to_user: str | None = None
     choices: list[Choice] = []
     parsed: Draft = Draft()  # the question so far, after merging
-    verdict: str | None = None
+    verdict: Verdict | None = None
     total_bytes: int | None = None
     per_device_bytes: int | None = None
     # A comparison: each option with its verdict, memory per device and speed (the JSON list).
@@ -84,6 +85,10 @@ class Reply(BaseModel):
 
     @model_validator(mode="after")
     def _plain_text(self) -> Reply:
+        return self._with_text()
+
+    def _with_text(self) -> Reply:
+        """This reply with its text rendered from its sections, or one section of its text."""
         if not self.text and self.sections:
             from ..render import plain
 
@@ -96,7 +101,7 @@ class Reply(BaseModel):
         """This reply with one more section at the end (its text rendered anew)."""
         out = self.model_copy(update={"sections": [*self.sections, section], "text": ""})
         out._body, out._drawing = self._body, self._drawing
-        return out._plain_text()
+        return out._with_text()
 
     def with_body(self, make: Callable[[], dict[str, Any]]) -> Reply:
         """This reply with `make` to build its `--json` contract when it is read: only `ask

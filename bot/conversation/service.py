@@ -21,7 +21,7 @@ from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, Pr
 
 from .. import answers
 from .. import lexicon as lx
-from ..i18n import language, supported, t
+from ..i18n import Language, language, supported, t
 from ..model_source import needs_download
 from ..profile_text import describe
 from ..render import errors, numbers
@@ -66,7 +66,7 @@ class _Context:
     state: State
     profile: Profile | None  # the user's default; None in groups, where it would be shown
     prefs: Preferences
-    lang: str  # when the message itself does not say
+    lang: Language  # when the message itself does not say
 
 
 class Conversation:
@@ -176,7 +176,7 @@ class Conversation:
         text: str,
         c: _Context,
         turn: Turn,
-        lang: str,
+        lang: Language,
         profile: Profile | None = None,
         profile_note: Note | None = None,
         reading: Reading | None = None,
@@ -206,7 +206,7 @@ class Conversation:
             reply = reply.with_section(
                 Section(kind="team", items=[Item(text=line) for line in found])
             )
-        if reply.status != "error":
+        if reply.status == "answered" or reply.status == "need_more":
             state = state.model_copy(update={"choices": [ch.message for ch in reply.choices]})
             await self.storage.turns.save(
                 c.chat.id,
@@ -226,7 +226,7 @@ class Conversation:
         return reply
 
     async def _profile(
-        self, c: _Context, named: str | None, lang: str
+        self, c: _Context, named: str | None, lang: Language
     ) -> tuple[Profile | None, Note | None]:
         """The saved machine for this question: the one it names ("on my mac"), else the
         default. A name that matches no profile (and is not just "my computer") gives no
@@ -240,7 +240,9 @@ class Conversation:
             return found, Note("from_named_profile", {"name": found.name, "hardware": hardware})
         return None, None
 
-    async def _save_machine(self, c: _Context, reading: Reading, text: str, lang: str) -> Reply:
+    async def _save_machine(
+        self, c: _Context, reading: Reading, text: str, lang: Language
+    ) -> Reply:
         """ "my computer has an RTX 4090 and 64GB RAM": saved as a profile (the first one
         becomes the default), so later questions without hardware use it."""
         from storage import StorageError
@@ -287,7 +289,7 @@ class Conversation:
             )
         return reply.model_copy(update={"units": c.prefs.units, "charts": c.prefs.charts})
 
-    async def preview(self, text: str, lang: str | None = None) -> Reply:
+    async def preview(self, text: str, lang: Language | None = None) -> Reply:
         """The answer to `text` on its own, stored nowhere and without anyone's saved
         hardware: what an inline answer shows in a chat where others read it."""
         reading = read(text)
@@ -336,12 +338,12 @@ class Conversation:
         turn: Turn,
         profile_text: str | None,
         prefs: Preferences,
-        lang: str,
+        lang: Language,
         extra: tuple[Note, ...] = (),
     ) -> Reply:
         if turn.missing:
             return compose.question(turn, lang)
-        notes = (Note("task_implied", {}),) if turn.implied_task else ()
+        notes: tuple[Note, ...] = (Note("task_implied", {}),) if turn.implied_task else ()
         if extra:
             notes += extra
         elif profile_text:
@@ -380,7 +382,7 @@ def _chosen(state: State, text: str) -> str:
     return text
 
 
-def refusal(r: Refusal, lang: str) -> str:
+def refusal(r: Refusal, lang: Language) -> str:
     """One line: the value as written and the range it must lie in."""
     low = numbers.number(r.low, lang)
     high = (

@@ -7,10 +7,15 @@ import os
 import string
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, TypeGuard
 
-LANGUAGES = ("en", "nl")
-DEFAULT_LANGUAGE = "en"
+Language = Literal["en", "nl"]
+LANGUAGES: tuple[Language, ...] = ("en", "nl")
+DEFAULT_LANGUAGE: Language = "en"
+
+
+def is_language(code: str | None) -> TypeGuard[Language]:
+    return code in LANGUAGES
 
 
 @cache
@@ -20,18 +25,19 @@ def catalog(lang: str) -> dict[str, str]:
     )
 
 
-def language(requested: str | None = None) -> str:
+def language(requested: str | None = None) -> Language:
     """The language to answer in: the requested one, else LLM_SIZER_LANG, else English."""
     for candidate in (requested, os.environ.get("LLM_SIZER_LANG")):
-        if candidate and candidate.strip().lower()[:2] in LANGUAGES:
-            return candidate.strip().lower()[:2]
+        found = supported(candidate)
+        if found is not None:
+            return found
     return DEFAULT_LANGUAGE
 
 
-def supported(code: str | None) -> str | None:
+def supported(code: str | None) -> Language | None:
     """ "nl" for "nl-BE", None for a language without a catalog (a client's language code)."""
     short = (code or "").strip().lower()[:2]
-    return short if short in LANGUAGES else None
+    return short if is_language(short) else None
 
 
 def has(key: str, lang: str) -> bool:

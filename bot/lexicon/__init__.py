@@ -15,6 +15,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from ..i18n import Language
+
 # What every language lexicon must say, in its own words (a tuple may be empty where a language
 # has no word of its own and uses the shared technical term).
 LANGUAGE_CONCEPTS = frozenset(
@@ -127,7 +129,7 @@ def words(text: str) -> frozenset[str]:
 
 @dataclass(frozen=True, slots=True)
 class Lexicon:
-    code: str
+    code: Language
     function_words: frozenset[str]  # frequent words only this language uses
     # Words no speaker of the other language would use ("hoi", "bedankt", "the"): each one
     # alone says the language ("thanks" and "ok" are not among them: Dutch uses them too).

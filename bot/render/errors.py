@@ -4,12 +4,15 @@ whose parameters do not fill its message still gets a line."""
 from __future__ import annotations
 
 import string
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from estimator.errors import EstimatorError
 
 from ..i18n import catalog, has, t
 from . import numbers
+
+if TYPE_CHECKING:
+    from storage.errors import StorageError
 
 _LISTS = ("suggestions", "known", "options", "missing")
 _COUNTS = ("params",)
@@ -32,7 +35,7 @@ def _shown(name: str, value: Any, lang: str) -> str:
     return str(value)[:_MAX_VALUE]
 
 
-def message(error: EstimatorError, lang: str) -> str:
+def message(error: EstimatorError | StorageError, lang: str) -> str:
     params: dict[str, Any] = dict(error.params)
     key = f"error.{error.code}"
     for name in _LISTS:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import overload
+
 from estimator.report import Report
 from estimator.speed import Range
 
@@ -16,6 +18,10 @@ from ..schemas import (
 )
 
 
+@overload
+def _range(r: Range) -> RangeOut: ...
+@overload
+def _range(r: Range | None) -> RangeOut | None: ...
 def _range(r: Range | None) -> RangeOut | None:
     return None if r is None else RangeOut(low=r.low, high=r.high)
 

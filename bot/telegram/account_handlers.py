@@ -19,7 +19,7 @@ from ..profile_text import parse as parse_hardware
 from ..render import numbers, questions_list
 from . import buttons
 from .chat_handlers import EDIT_IN_PLACE
-from .identity import client_language, user_key
+from .identity import chat_of, client_language, user_key
 from .send import Sender
 
 COMMON_HARDWARE = (
@@ -49,7 +49,7 @@ class AccountHandlers:
     async def profile(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/profile: list and guide; /profile TEXT saves; /profile use|delete NAME."""
         user, lang = await self._user(update)
-        chat_id = update.effective_chat.id
+        chat_id = chat_of(update).id
         args = context.args or []
         if args and args[0].lower() in ("use", "delete") and len(args) > 1:
             name = " ".join(args[1:])
@@ -87,17 +87,17 @@ class AccountHandlers:
         user, lang = await self._user(update)
         queries = await self.storage.queries.recent_for_user(user.id, HISTORY_SHOWN)
         if not queries:
-            await self.send.text(update.effective_chat.id, t("history.empty", lang))
+            await self.send.text(chat_of(update).id, t("history.empty", lang))
             return
         lines = [questions_list.line(q, lang) for q in queries]
-        await self.send.text(update.effective_chat.id, "\n".join(lines))
+        await self.send.text(chat_of(update).id, "\n".join(lines))
 
     async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, lang = await self._user(update)
         export = await self.storage.privacy.export(user.id)
         document = json.dumps(export.model_dump(mode="json"), indent=2, ensure_ascii=False)
         await context.bot.send_document(
-            update.effective_chat.id,
+            chat_of(update).id,
             document.encode("utf-8"),
             filename="llm-sizer-export.json",
             caption=t("tg.export.caption", lang),
@@ -118,18 +118,18 @@ class AccountHandlers:
         confirm = buttons.rows(
             [(t("tg.forget.yes", lang), "forget", "yes"), (t("tg.forget.no", lang), "forget", "no")]
         )
-        await self.send.text(update.effective_chat.id, text, confirm)
+        await self.send.text(chat_of(update).id, text, confirm)
 
     async def language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, lang = await self._user(update)
         wanted = (context.args or [""])[0].lower()[:2]
         if wanted in LANGUAGES:
-            await self._set_language(context, update.effective_chat.id, user, wanted)
+            await self._set_language(context, chat_of(update).id, user, wanted)
             return
         choices = buttons.rows(
             [(t(f"tg.language.{code}", lang), "language", code) for code in LANGUAGES]
         )
-        await self.send.text(update.effective_chat.id, t("tg.language.ask", lang), choices)
+        await self.send.text(chat_of(update).id, t("tg.language.ask", lang), choices)
 
     async def _set_language(
         self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User, code: str
@@ -144,9 +144,9 @@ class AccountHandlers:
         user, lang = await self._user(update)
         args = context.args or []
         if len(args) == 2 and args[0].lower() in ("kwh", "electricity", "stroom"):
-            await self._set(context, update.effective_chat.id, user, "kwh_price", args[1], lang)
+            await self._set(context, chat_of(update).id, user, "kwh_price", args[1], lang)
             return
-        await self._show_settings(context, update.effective_chat.id, user, lang)
+        await self._show_settings(context, chat_of(update).id, user, lang)
 
     async def _show_settings(
         self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User, lang: str
@@ -230,7 +230,7 @@ class AccountHandlers:
             return
         kind, value = parsed
         user, lang = await self._user(update)
-        chat_id = update.effective_chat.id
+        chat_id = chat_of(update).id
         if kind == "profile":
             await self._save_profile(context, chat_id, user, value, lang)
         elif kind == "forget" and value == "yes":
@@ -241,4 +241,5 @@ class AccountHandlers:
         elif kind == "language" and value in LANGUAGES:
             await self._set_language(context, chat_id, user, value)
         elif kind == "setting" and "=" in value:
-            await self._set(context, chat_id, user, *value.split("=", 1), lang)
+            name, _, setting = value.partition("=")
+            await self._set(context, chat_id, user, name, setting, lang)

@@ -61,7 +61,7 @@ WEBHOOK_IN_FLIGHT = 6
 def bare(settings: BotSettings, processor: PerChatOrder | None = None) -> Application:
     """The application with its bot and update order but no handlers (the bench measures what
     PTB alone costs with it)."""
-    token = settings.telegram_bot_token.get_secret_value() if settings.telegram_bot_token else ""
+    token = settings.token
     read = settings.telegram_read_timeout_s
     bot = TolerantBot(
         token,

@@ -66,6 +66,8 @@ async def pressed(update: Update) -> tuple[str, str] | None:
     in) gets a hint to open the chat with the bot. Every press is acknowledged; one that cannot
     be (too old, or acknowledged by a retried request before) changes nothing."""
     query = update.callback_query
+    if query is None:
+        return None
     lang = language(query.from_user.language_code)
     owner = asker(query.message) if isinstance(query.message, Message) else None
     parsed = parse(query.data)

@@ -15,7 +15,7 @@ from storage import Storage
 from ..conversation.service import Conversation
 from ..i18n import language, t
 from . import buttons
-from .identity import client_language, incoming, user_key
+from .identity import chat_of, client_language, incoming, message_of, user_key
 from .send import Sender
 
 EXAMPLES = {
@@ -60,12 +60,12 @@ class ChatHandlers:
         lang = reader_language(update)
         examples = buttons.rows([(q, "say", q) for q in EXAMPLES[lang]])
         await self.send.text(
-            update.effective_chat.id, t("tg.start", lang), examples, update.effective_message
+            chat_of(update).id, t("tg.start", lang), examples, update.effective_message
         )
 
     async def _open_shared(self, update: Update, token: str) -> None:
         shared = await self.storage.shared.find(token)
-        chat_id = update.effective_chat.id
+        chat_id = chat_of(update).id
         if shared is None:
             await self.send.text(chat_id, t("tg.share.not_found", reader_language(update)))
             return
@@ -75,7 +75,7 @@ class ChatHandlers:
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self.send.text(
-            update.effective_chat.id,
+            chat_of(update).id,
             t("tg.help", reader_language(update)),
             to=update.effective_message,
         )
@@ -84,7 +84,7 @@ class ChatHandlers:
         question = " ".join(context.args or [])
         if not question:
             await self.send.text(
-                update.effective_chat.id,
+                chat_of(update).id,
                 t("tg.ask_usage", reader_language(update)),
                 to=update.effective_message,
             )
@@ -92,12 +92,12 @@ class ChatHandlers:
         await self._answer(update, question)
 
     async def message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        await self._answer(update, update.effective_message.text or "")
+        await self._answer(update, message_of(update).text or "")
 
     async def group_message(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """In a group: a message that mentions the bot or replies to it; the rest is talk
         between people (and privacy mode hides it from the bot anyway)."""
-        message = update.effective_message
+        message = message_of(update)
         mention = f"@{context.bot.username}"
         replied = message.reply_to_message
         to_bot = (
@@ -113,7 +113,7 @@ class ChatHandlers:
     async def unknown_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command the bot does not have: one line pointing to /help. In a group only when
         addressed to this bot (/cmd@thisbot): a bare /cmd there may be another bot's."""
-        message = update.effective_message
+        message = message_of(update)
         word = (message.text or "").split(maxsplit=1)[0][1:]
         command, _, addressed = word.partition("@")
         if addressed and addressed.lower() != (context.bot.username or "").lower():
@@ -135,7 +135,7 @@ class ChatHandlers:
         if kind == "say":
             await self._answer(update, value, replacing=await self._in_place(update))
         elif kind == "view":
-            chat_id = update.effective_chat.id
+            chat_id = chat_of(update).id
             async with self.send.acting(chat_id):
                 reply = await self.conversation.view(incoming(update, value), value)
             await self.send.reply(chat_id, reply, table=value == "why", to=_answered(update))
@@ -149,7 +149,7 @@ class ChatHandlers:
 
     async def _share(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The link to the presser's latest question in this chat."""
-        chat_id = update.effective_chat.id
+        chat_id = chat_of(update).id
         lang = reader_language(update)
         user = await self.storage.users.find("telegram", user_key(update))
         chat = await self.storage.chats.find("telegram", chat_id)
@@ -177,7 +177,7 @@ class ChatHandlers:
         return message
 
     async def _answer(self, update: Update, text: str, replacing: Message | None = None) -> None:
-        chat_id = update.effective_chat.id
+        chat_id = chat_of(update).id
         async with self.send.acting(chat_id):
             reply = await self.conversation.handle(incoming(update, text))
         await self.send.reply(chat_id, reply, to=_answered(update), replacing=replacing)

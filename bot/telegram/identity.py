@@ -8,12 +8,37 @@ share settings and history). A message without any sender is keyed by its chat."
 
 from __future__ import annotations
 
-from telegram import Message, Update
+from typing import TypeGuard
+
+from telegram import Chat, Message, Update
 from telegram.constants import ChatID
+
+from storage.schemas import ChatType
 
 from ..conversation.service import Incoming
 
-CHAT_TYPES = ("private", "group", "supergroup", "channel")
+CHAT_TYPES: tuple[ChatType, ...] = ("private", "group", "supergroup", "channel")
+
+
+def is_chat_type(kind: str) -> TypeGuard[ChatType]:
+    return kind in CHAT_TYPES
+
+
+def chat_of(update: Update) -> Chat:
+    """The chat of an update that comes from one: a message, a command, a button press under a
+    message of the bot's."""
+    chat = update.effective_chat
+    # Only the handlers registered for such updates call this (inline queries have no chat).
+    assert chat is not None
+    return chat
+
+
+def message_of(update: Update) -> Message:
+    """The message of a message or command update."""
+    message = update.effective_message
+    # Only the handlers registered for messages and commands call this.
+    assert message is not None
+    return message
 
 
 def user_key(update: Update) -> str:
@@ -48,11 +73,11 @@ def anonymous_admin(update: Update) -> bool:
 
 
 def incoming(update: Update, text: str) -> Incoming:
-    chat = update.effective_chat
+    chat = chat_of(update)
     return Incoming(
         platform="telegram",
         chat_id=str(chat.id),
-        chat_type=chat.type if chat.type in CHAT_TYPES else "private",
+        chat_type=chat.type if is_chat_type(chat.type) else "private",
         user_id=user_key(update),
         text=text,
         language=client_language(update),

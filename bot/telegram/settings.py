@@ -51,5 +51,10 @@ class BotSettings(BaseSettings):
     telegram_webhook_path: str = "/telegram"
 
     @property
+    def token(self) -> str:
+        """The bot token, or "" when none is set."""
+        return self.telegram_bot_token.get_secret_value() if self.telegram_bot_token else ""
+
+    @property
     def file_url(self) -> str:
         return self.telegram_api_file_url or self.telegram_api_base_url.replace("/bot", "/file/bot")

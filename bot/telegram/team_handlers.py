@@ -16,7 +16,7 @@ from ..i18n import t
 from ..profile_text import parse as parse_hardware
 from ..render import questions_list
 from .chat_handlers import reader_language
-from .identity import anonymous_admin, incoming, user_key
+from .identity import anonymous_admin, chat_of, incoming, is_chat_type, message_of, user_key
 from .send import Sender
 
 ADMINS = (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
@@ -30,22 +30,21 @@ class TeamHandlers:
         self.send = sender
 
     async def _chat_and_user(self, update: Update) -> tuple[Chat, User]:
-        chat = update.effective_chat
+        chat = chat_of(update)
         user = await self.storage.users.ensure("telegram", user_key(update))
-        stored = await self.storage.chats.ensure("telegram", chat.id, chat.type, title=chat.title)
+        kind = chat.type if is_chat_type(chat.type) else "group"
+        stored = await self.storage.chats.ensure("telegram", chat.id, kind, title=chat.title)
         return stored, user
 
     async def _say(self, update: Update, context: ContextTypes.DEFAULT_TYPE, text: str) -> None:
-        await self.send.text(update.effective_chat.id, text, to=update.effective_message)
+        await self.send.text(chat_of(update).id, text, to=update.effective_message)
 
     async def _is_admin(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> bool:
         if anonymous_admin(update):
             return True
         if update.effective_user is None:
             return False
-        member = await context.bot.get_chat_member(
-            update.effective_chat.id, update.effective_user.id
-        )
+        member = await context.bot.get_chat_member(chat_of(update).id, update.effective_user.id)
         return member.status in ADMINS
 
     async def pool(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -107,9 +106,9 @@ class TeamHandlers:
             await self._say(update, context, t("team.whocan_usage", lang))
             return
         await self._chat_and_user(update)
-        async with self.send.acting(update.effective_chat.id):
+        async with self.send.acting(chat_of(update).id):
             reply = await self.conversation.who_can(incoming(update, question))
-        await self.send.reply(update.effective_chat.id, reply, to=update.effective_message)
+        await self.send.reply(chat_of(update).id, reply, to=update.effective_message)
 
     async def recent(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """/recent: the team's latest questions and verdicts (never a member's hardware)."""
@@ -124,7 +123,7 @@ class TeamHandlers:
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The group became a supergroup with a new id: the team's data moves along."""
-        message = update.effective_message
+        message = message_of(update)
         if message.migrate_to_chat_id:
             await self.storage.chats.migrate(
                 "telegram", message.chat.id, message.migrate_to_chat_id

@@ -15,7 +15,7 @@ from ..errors import EstimatorError
 from ..estimate import estimate
 from ..hardware.types import Machine
 from ..result import Estimate
-from ..vocabulary import FITTING
+from ..vocabulary import FITTING, Verdict
 from ..workload import Workload
 
 MAX_GPUS = 64
@@ -34,7 +34,7 @@ class Alternative:
         return self.estimate.verdict in FITTING
 
     @property
-    def verdict(self) -> str:
+    def verdict(self) -> Verdict:
         return self.estimate.verdict
 
 

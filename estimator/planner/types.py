@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from ..hardware.types import Machine
 from ..result import Estimate
 from ..speed import Range
+from ..vocabulary import Verdict
 from ..workload import Workload
 
 # Where a plan runs: on the hardware the user has, on more GPUs of the same kind, on a rented
@@ -40,7 +41,7 @@ class Plan:
     parallelism: str  # single, tensor, layers, ddp, zero2, zero3, fsdp, cpu, unified
     offload: PlanOffload | None
     per_device_bytes: int  # on the fullest GPU (what stays there when the rest is in RAM)
-    verdict: str
+    verdict: Verdict
     context_max: int | None  # the longest context that still fits, None when not computed
     decode: Range | None  # tokens/s of one sequence, only for plans that run
     prefill: Range | None

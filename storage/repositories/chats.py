@@ -13,6 +13,7 @@ from ..errors import StorageError
 from ..models import ChatRow, MembershipRow, ProfileRow, UserRow, utcnow
 from ..schemas import Chat, ChatType, Membership, Platform, SharedProfile
 from . import convert
+from .counts import rowcount
 from .dialect import insert
 from .platform_ids import ensure_row, external_key, find_row
 from .profiles import existing_profile
@@ -71,7 +72,7 @@ class ChatRepository:
         members' queries stay theirs, without the chat."""
         async with self._db.write() as session:
             result = await session.execute(delete(ChatRow).where(ChatRow.id == chat_id))
-            return bool(result.rowcount)
+            return bool(rowcount(result))
 
     async def migrate(
         self, platform: Platform, old_external_id: str | int, new_external_id: str | int
@@ -107,7 +108,7 @@ class ChatRepository:
                     MembershipRow.chat_id == chat_id, MembershipRow.user_id == user_id
                 )
             )
-            return bool(result.rowcount)
+            return bool(rowcount(result))
 
     async def members(self, chat_id: int) -> list[Membership]:
         async with self._db.read() as session:

@@ -13,6 +13,7 @@ from ..database import Database
 from ..models import ConversationStateRow, utcnow
 from ..schemas import ConversationState
 from . import convert
+from .counts import rowcount
 from .dialect import insert_on_conflict
 
 _PUT_STATE = insert_on_conflict(
@@ -63,7 +64,7 @@ class ConversationRepository:
                     ConversationStateRow.user_id == user_id,
                 )
             )
-            return bool(result.rowcount)
+            return bool(rowcount(result))
 
     async def prune(self, older_than: timedelta) -> int:
         """Deletes states untouched for `older_than`; returns how many."""
@@ -73,4 +74,4 @@ class ConversationRepository:
                     ConversationStateRow.updated_at < utcnow() - older_than
                 )
             )
-            return result.rowcount
+            return rowcount(result)

@@ -36,7 +36,7 @@ def hardware_columns(spec: HardwareSpec) -> dict[str, Any]:
     return spec.hardware().model_dump()
 
 
-def hardware(row: HardwareColumns | Row[Any]) -> HardwareSpec:
+def hardware(row: HardwareColumns | Row[Any] | SimpleNamespace) -> HardwareSpec:
     return HardwareSpec.model_validate({f: getattr(row, f) for f in HARDWARE_FIELDS})
 
 

@@ -16,6 +16,7 @@ from .. import checks
 from ..database import Database
 from ..models import OutboxRow, utcnow
 from ..schemas import OutboxMessage, Platform
+from .counts import rowcount
 from .platform_ids import external_key
 
 MAX_LIMIT = 1000
@@ -113,4 +114,4 @@ class OutboxRepository:
             result = await session.execute(
                 delete(OutboxRow).where(OutboxRow.created_at < utcnow() - older_than)
             )
-            return result.rowcount
+            return rowcount(result)

@@ -40,8 +40,9 @@ class SharedQuestionRepository:
 
     async def share(self, user_id: int, text: str, inputs: dict[str, Any]) -> SharedQuestion:
         """The shared question (stored on first share); its token goes in the link."""
+        key = token(user_id, inputs)
         values = {
-            "token": token(user_id, inputs),
+            "token": key,
             "user_id": user_id,
             "text": checks.free_text(text, "text", checks.QUERY_TEXT_MAX),
             "inputs": checks.document(inputs, "inputs"),
@@ -49,7 +50,7 @@ class SharedQuestionRepository:
         }
         async with self._db.connection(write=True) as connection:
             await connection.execute(_SHARE, values)
-        found = await self.find(values["token"])
+        found = await self.find(key)
         if found is None:  # /forget ran between the two statements
             raise StorageError("user_not_found", user_id=user_id)
         return found

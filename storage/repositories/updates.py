@@ -15,6 +15,7 @@ from sqlalchemy import delete
 from .. import checks
 from ..database import Database
 from ..models import ProcessedUpdateRow, utcnow
+from .counts import rowcount
 from .dialect import insert_on_conflict
 
 # Run for every update: built once, as SQL text (see dialect.insert_on_conflict).
@@ -48,4 +49,4 @@ class UpdateRepository:
                     ProcessedUpdateRow.processed_at < utcnow() - older_than
                 )
             )
-            return result.rowcount
+            return rowcount(result)

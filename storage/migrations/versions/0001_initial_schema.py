@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
+from sqlalchemy.schema import SchemaItem
 
 revision: str = "0001"
 down_revision: str | None = None
@@ -36,7 +37,7 @@ def _timestamps() -> list[sa.Column]:
     ]
 
 
-def _hardware(table: str) -> list[sa.SchemaItem]:
+def _hardware(table: str) -> list[SchemaItem]:
     return [
         sa.Column("text", sa.Text(), nullable=False),
         sa.Column("gpu", sa.String(length=128), nullable=True),
