@@ -19,7 +19,7 @@ from ..profile_text import parse as parse_hardware
 from ..render import numbers, questions_list
 from . import buttons
 from .chat_handlers import EDIT_IN_PLACE
-from .identity import chat_of, client_language, user_key
+from .identity import chat_of, client_language, user_key, user_of
 from .send import Sender
 
 COMMON_HARDWARE = (
@@ -109,7 +109,7 @@ class AccountHandlers:
         text = t(
             "forget.summary",
             lang,
-            user=update.effective_user.full_name,
+            user=user_of(update).full_name,
             profiles=s.profiles,
             queries=s.queries,
             memberships=s.memberships,

@@ -154,7 +154,9 @@ class TelegramBot:
         await self.outbox.start()
         self.housekeeping.start()
         if not self.webhook:
-            await self.app.updater.start_polling(
+            updater = self.app.updater
+            assert updater is not None  # the application is built with one for polling
+            await updater.start_polling(
                 poll_interval=POLL_INTERVAL, timeout=self.settings.telegram_poll_timeout_s
             )
 

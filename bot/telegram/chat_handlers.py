@@ -13,9 +13,9 @@ from telegram.ext import ContextTypes
 from storage import Storage
 
 from ..conversation.service import Conversation
-from ..i18n import language, t
+from ..i18n import Language, language, t
 from . import buttons
-from .identity import chat_of, client_language, incoming, message_of, user_key
+from .identity import button_of, chat_of, client_language, incoming, message_of, user_key
 from .send import Sender
 
 EXAMPLES = {
@@ -36,7 +36,7 @@ SHARED_PAYLOAD = re.compile(r"^q_([A-Za-z0-9_-]{1,32})$")
 EDIT_IN_PLACE = "edit_in_place"
 
 
-def reader_language(update: Update) -> str:
+def reader_language(update: Update) -> Language:
     return language(client_language(update))
 
 
@@ -158,7 +158,7 @@ class ChatHandlers:
             if user is not None and chat is not None
             else None
         )
-        if latest is None or latest.status != "answered":
+        if user is None or latest is None or latest.status != "answered":
             await self.send.text(chat_id, t("reply.nothing_to_show", lang))
             return
         shared = await self.storage.shared.share(user.id, latest.text, latest.inputs)
@@ -168,7 +168,7 @@ class ChatHandlers:
     async def _in_place(self, update: Update) -> Message | None:
         """The answer a refinement button was pressed under, when the presser wants
         refinements to edit it."""
-        message = update.callback_query.message
+        message = button_of(update).message
         if not isinstance(message, Message):
             return None
         user = await self.storage.users.find("telegram", user_key(update))
@@ -188,7 +188,7 @@ def _answered(update: Update) -> Message | None:
     (so that in a group a refined answer still quotes, and belongs to, the asker), else the
     bot's own message whose button was pressed."""
     if update.callback_query is not None:
-        message = update.callback_query.message
+        message = button_of(update).message
         if not isinstance(message, Message):
             return None
         return message.reply_to_message if buttons.asker(message) else message

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 from telegram import Update
@@ -66,7 +67,7 @@ async def apologise(sender: Sender, update: Update, error: BaseException | None)
 
 def error_handler(
     sender: Sender,
-) -> Callable[[object, ContextTypes.DEFAULT_TYPE], Awaitable[None]]:
+) -> Callable[[object, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]:
     async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         if not isinstance(update, Update):
             log.error("update failed outside a chat: %s", type(context.error).__name__)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from telegram import Update
 from telegram.error import TelegramError
@@ -28,7 +29,8 @@ from .send import Sender
 from .throttle import Throttle, Verdict
 
 log = logging.getLogger(__name__)
-Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Awaitable[None]]
+# PTB's handlers take coroutine functions (TypeHandler's callback type).
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 
 
 def rate_limit(throttle: Throttle, sender: Sender) -> Handler:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TypeGuard
 
-from telegram import Chat, Message, Update
+from telegram import CallbackQuery, Chat, InlineQuery, Message, Update, User
 from telegram.constants import ChatID
 
 from storage.schemas import ChatType
@@ -39,6 +39,28 @@ def message_of(update: Update) -> Message:
     # Only the handlers registered for messages and commands call this.
     assert message is not None
     return message
+
+
+def user_of(update: Update) -> User:
+    """Whoever sent an update from a person: a message, a command, a button press, an inline
+    query (channel posts have none, and reach no handler that calls this)."""
+    user = update.effective_user
+    assert user is not None
+    return user
+
+
+def inline_of(update: Update) -> InlineQuery:
+    """The inline query of an inline-query update (only its handler calls this)."""
+    query = update.inline_query
+    assert query is not None
+    return query
+
+
+def button_of(update: Update) -> CallbackQuery:
+    """The button press of a callback-query update (only button handlers call this)."""
+    press = update.callback_query
+    assert press is not None
+    return press
 
 
 def user_key(update: Update) -> str:

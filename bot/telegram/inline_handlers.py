@@ -31,7 +31,7 @@ from ..conversation.reply import Reply
 from ..conversation.service import Conversation
 from ..i18n import supported, t
 from .chat_handlers import reader_language, share_link
-from .identity import user_key
+from .identity import inline_of, user_key
 
 log = logging.getLogger(__name__)
 # Telegram may keep an inline answer this long for the same query text (Bot API,
@@ -46,7 +46,7 @@ class InlineHandlers:
         self.storage = storage
 
     async def answer(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        query = update.inline_query
+        query = inline_of(update)
         lang = reader_language(update)
         text = query.query.strip()[:MAX_TEXT]
         if not text:
@@ -84,7 +84,7 @@ class InlineHandlers:
     ) -> None:
         button = InlineQueryResultsButton(text=label, start_parameter=payload)
         try:
-            await update.inline_query.answer(results, cache_time=CACHE_S, button=button)
+            await inline_of(update).answer(results, cache_time=CACHE_S, button=button)
         except TelegramError as error:
             # The user typed on and Telegram no longer wants this one ("query is too old").
             log.info("an inline answer was not taken: %s", error)

@@ -45,7 +45,11 @@ class PerChatOrder(BaseUpdateProcessor):
         self._chats = KeyedLocks()
         self._across = across
 
-    async def process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+    # PTB marks process_update final, but its own semaphore would admit updates before their
+    # chat's turn: the order per chat has to be taken first, which only an override can do.
+    async def process_update(  # type: ignore[misc]
+        self, update: object, coroutine: Awaitable[Any]
+    ) -> None:
         """The chat's turn, then a slot, then (across processes) the chat's shared lock."""
         async with self._chats.hold(_key(update)), self._slots:
             await self.do_process_update(update, coroutine)

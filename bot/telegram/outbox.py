@@ -19,12 +19,12 @@ from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.error import TelegramError
 
 from storage import Storage, StorageError
-from storage.schemas import OutboxMessage
+from storage.schemas import OutboxMessage, Platform
 
 from .delivery import passing
 
 log = logging.getLogger(__name__)
-PLATFORM = "telegram"
+PLATFORM: Platform = "telegram"
 # A kept message is held by the process sending it this long, so that a replica does not send
 # it at the same time; a process that dies holding it only delays it by as much.
 HOLD = timedelta(seconds=60)
