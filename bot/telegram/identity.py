@@ -8,7 +8,7 @@ share settings and history). A message without any sender is keyed by its chat."
 
 from __future__ import annotations
 
-from typing import TypeGuard
+from typing import TypeGuard, TypeVar
 
 from telegram import CallbackQuery, Chat, InlineQuery, Message, Update, User
 from telegram.constants import ChatID
@@ -17,6 +17,7 @@ from storage.schemas import ChatType
 
 from ..conversation.service import Incoming
 
+T = TypeVar("T")
 CHAT_TYPES: tuple[ChatType, ...] = ("private", "group", "supergroup", "channel")
 
 
@@ -24,43 +25,37 @@ def is_chat_type(kind: str) -> TypeGuard[ChatType]:
     return kind in CHAT_TYPES
 
 
+def _there(part: T | None) -> T:
+    # Each caller below is only called by the handlers registered for updates that carry it.
+    assert part is not None
+    return part
+
+
 def chat_of(update: Update) -> Chat:
     """The chat of an update that comes from one: a message, a command, a button press under a
-    message of the bot's."""
-    chat = update.effective_chat
-    # Only the handlers registered for such updates call this (inline queries have no chat).
-    assert chat is not None
-    return chat
+    message of the bot's (inline queries have none)."""
+    return _there(update.effective_chat)
 
 
 def message_of(update: Update) -> Message:
     """The message of a message or command update."""
-    message = update.effective_message
-    # Only the handlers registered for messages and commands call this.
-    assert message is not None
-    return message
+    return _there(update.effective_message)
 
 
 def user_of(update: Update) -> User:
     """Whoever sent an update from a person: a message, a command, a button press, an inline
-    query (channel posts have none, and reach no handler that calls this)."""
-    user = update.effective_user
-    assert user is not None
-    return user
+    query (channel posts have none)."""
+    return _there(update.effective_user)
 
 
 def inline_of(update: Update) -> InlineQuery:
-    """The inline query of an inline-query update (only its handler calls this)."""
-    query = update.inline_query
-    assert query is not None
-    return query
+    """The inline query of an inline-query update."""
+    return _there(update.inline_query)
 
 
 def button_of(update: Update) -> CallbackQuery:
-    """The button press of a callback-query update (only button handlers call this)."""
-    press = update.callback_query
-    assert press is not None
-    return press
+    """The button press of a callback-query update."""
+    return _there(update.callback_query)
 
 
 def user_key(update: Update) -> str:
