@@ -4,6 +4,7 @@ and the conversation."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -67,6 +68,18 @@ def plain_value(found: inverse.Answer) -> str | int | None:
 
 
 def _shown(value: object, lang: str) -> str:
+    if isinstance(value, CloudInstance):
+        # The catalog's price dates are ISO dates or an English remark about the snapshot.
+        dated = re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.price_date)
+        date = value.price_date if dated else t("fit.price_date_unknown", lang)
+        return t(
+            "fit.instance",
+            lang,
+            provider=value.provider,
+            instance=value.instance,
+            usd=numbers.usd(value.usd_per_hour, lang),
+            date=date,
+        )
     return numbers.integer(value, lang) if isinstance(value, int) else str(value)
 
 
@@ -92,7 +105,7 @@ def sentence(question: str, found: inverse.Answer, lang: str) -> str:
     value = plain_value(found)
     if value is None:
         return t("fit.none", lang)
-    text = t(f"fit.{question}", lang, value=_shown(value, lang))
+    text = t(f"fit.{question}", lang, value=_shown(found.value, lang))
     how = _how(found, lang)
     if how is not None:
         text += t("fit.how", lang, precision=how[0], engine=how[1])
@@ -103,7 +116,7 @@ def sentence(question: str, found: inverse.Answer, lang: str) -> str:
             lang,
             precision=base_how[0],
             engine=base_how[1],
-            value=_shown(plain_value(base), lang),
+            value=_shown(base.value, lang),
         )
     for note in found.notes:
         said = notes.assumption(note, lang)

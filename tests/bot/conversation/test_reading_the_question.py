@@ -303,3 +303,17 @@ async def test_who_can_refuses_and_greets_like_a_question(storage):
     absurd = await conversation.who_can(message("run llama 3.1 8b for 10^12 users", chat="team"))
     assert hello.status == "info"
     assert absurd.status == "error" and "100,000" in absurd.text
+
+
+def test_a_dutch_cheapest_cloud_answer_has_no_english_price_fragments():
+    from bot.conversation.answer import answer
+    from bot.conversation.compose import answered
+    from bot.conversation.dialogue import State, step
+    from bot.conversation.parse import parse
+
+    text = "wat is de goedkoopste cloud gpu om qwen2.5 72b te draaien"
+    turn = step(State(), parse(text), text)
+    reply = answered(answer(turn.state.draft), [], "nl")
+    first = reply.sections[0].items[0].text
+    assert first.startswith("Goedkoopste cloudinstantie die past:")
+    assert "USD/u" in first and "USD/h" not in first and "snapshot" not in first
