@@ -17,6 +17,7 @@ from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.inverse import Answer as InverseAnswer
 from estimator.result import Note
+from estimator.vocabulary import GB
 from estimator.workload import Workload, validate
 from rules import Advice, Situation, advise_ml
 
@@ -32,6 +33,7 @@ LOCAL_FILES: ContextVar[bool] = ContextVar("local_files", default=False)
 # Frameworks built on Hugging Face transformers + PEFT, whose memory is transformers' own.
 # A features count assumed for classical machine learning when the question gives none.
 ASSUMED_FEATURES = 100
+FLOAT64_BYTES = 8  # numpy's and scikit-learn's default for a numeric table
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,9 +200,15 @@ def answer(
         if draft.ml_kind == "classical" and not features:
             features = ASSUMED_FEATURES
             notes = (Note("assumed_features", {"features": features}),)
+        rows = draft.rows or 0
+        if not rows and draft.data_gb and features:
+            # A number in a CSV takes about as many bytes as in float64 (8 to 10 characters
+            # with its separator), so the file's size is the table's size in memory.
+            rows = round(draft.data_gb * GB / (features * FLOAT64_BYTES))
+            notes += (Note("rows_from_data_size", {"gb": draft.data_gb, "rows": rows}),)
         advice = advise_ml(
             draft.ml_kind,
-            rows=draft.rows or 0,
+            rows=rows,
             features=features or 0,
             params=draft.ml_params or 0,
             retrain_often=bool(draft.retrain_often),

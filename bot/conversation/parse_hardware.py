@@ -77,6 +77,8 @@ def slots(
         out["cpu_only"] = True
     if ram is not None:
         out["ram_gb"] = ram
+    if mention.data_gb is not None:
+        out["data_gb"] = mention.data_gb
     return out
 
 

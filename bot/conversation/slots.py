@@ -88,6 +88,7 @@ class Draft(BaseModel):
     ml_kind: Literal["classical", "neural_net"] | None = None
     rows: int | None = None
     features: int | None = None
+    data_gb: float | None = None  # the data set's size as said ("a 10GB csv")
     ml_params: int | None = None
     retrain_often: bool | None = None
     asks_ram: bool | None = None  # "how much RAM do I need" (classical machine learning)

@@ -58,6 +58,7 @@ _SHARES = {
 _FLOPS = {"flops_per_token"}
 _INTEGERS = {
     "tokens",
+    "rows",
     "data_tokens",
     "examples",
     "per_example",

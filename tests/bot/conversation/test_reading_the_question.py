@@ -317,3 +317,18 @@ def test_a_dutch_cheapest_cloud_answer_has_no_english_price_fragments():
     first = reply.sections[0].items[0].text
     assert first.startswith("Goedkoopste cloudinstantie die past:")
     assert "USD/u" in first and "USD/h" not in first and "snapshot" not in first
+
+
+def test_a_data_file_size_sizes_the_classical_ml_table():
+    from bot.conversation.answer import answer
+    from bot.conversation.dialogue import State, step
+    from bot.conversation.parse import parse
+
+    text = "train a random forest on a 10GB csv"
+    turn = step(State(), parse(text), text)
+    assert turn.state.draft.data_gb == 10 and turn.state.draft.gpu is None
+    outcome = answer(turn.state.draft)
+    # 10e9 bytes / (100 assumed features x 8 bytes of float64) = 12.5 million rows.
+    assert outcome.ml.fact["rows"] == 12_500_000
+    assert outcome.ml.fact["data_bytes"] == 10 * 10**9
+    assert [r.rule for r in outcome.ml.recommendations] == ["classical_ml_large"]
