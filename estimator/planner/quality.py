@@ -17,10 +17,10 @@ from ..models.types import Architecture
 from ..precision import WeightFormat
 
 LOW_BITS = 4  # formats below this many bits cost noticeable quality
-LOW_BITS_SOURCE = (
-    "Dettmers & Zettlemoyer, arXiv:2212.09720 (4-bit is the accuracy sweet spot, 3-bit and "
-    "below lose accuracy); llama.cpp tools/quantize/README.md perplexity table"
-)
+# Dettmers & Zettlemoyer find 4 bits the accuracy sweet spot and 3 bits and below losing
+# accuracy; llama.cpp's quantize README tabulates the perplexity per format. Quoted in answers
+# of either language, so the citation alone.
+LOW_BITS_SOURCE = "Dettmers & Zettlemoyer, arXiv:2212.09720; llama.cpp tools/quantize/README.md"
 _GGUF_BITS = re.compile(r"^i?q(\d)")
 
 
