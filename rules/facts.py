@@ -181,15 +181,23 @@ def faster_plan(plans: tuple[Plan, ...]) -> Plan | None:
     return None
 
 
-def _plan_fields(plans: tuple[Plan, ...]) -> dict[str, Any]:
+def _recommended(plans: tuple[Plan, ...]) -> dict[str, Plan]:
+    """What the plan rules may recommend: the best plan in each place, and a faster one."""
+    found = best_plans(plans)
+    faster = faster_plan(plans)
+    if faster is not None:
+        found[FASTER] = faster
+    return found
+
+
+def _plan_fields(plans: tuple[Plan, ...], recommended: dict[str, Plan]) -> dict[str, Any]:
     """The planner's best plan, and which places have a plan that runs, for the plan rules."""
-    runs = best_plans(plans)
     out = {
-        "plan_runs": int(bool(runs)),
-        "plan_yours_runs": int(YOURS in runs),
-        "plan_more_gpus_runs": int(MORE_GPUS in runs),
-        "plan_cloud_runs": int(CLOUD in runs),
-        "plan_faster": int(faster_plan(plans) is not None),
+        "plan_runs": int(any(place in recommended for place in (YOURS, MORE_GPUS, CLOUD))),
+        "plan_yours_runs": int(YOURS in recommended),
+        "plan_more_gpus_runs": int(MORE_GPUS in recommended),
+        "plan_cloud_runs": int(CLOUD in recommended),
+        "plan_faster": int(FASTER in recommended),
     }
     if not plans:
         return out
@@ -230,7 +238,8 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ..
         "offload_ram_bytes": est.offload.ram_bytes if est.offload else 0,
     }
     fact.update(_hardware_fields(m, est))
-    fact.update(_plan_fields(plans))
+    recommended = _recommended(plans)
+    fact.update(_plan_fields(plans, recommended))
     fact.update(_guidance_fields(w, m, est))
     alts: list[Alternative] = []
     if m is not None and est.verdict not in FITTING:
@@ -241,11 +250,7 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ..
         )
     fact.update(_alternative_fields(alts))
     fact.update(_cost_fields(rep, m))
-    found = best_plans(plans)
-    faster = faster_plan(plans)
-    if faster is not None:
-        found[FASTER] = faster
-    return Facts(fact, est, {a.name: a for a in alts}, found)
+    return Facts(fact, est, {a.name: a for a in alts}, recommended)
 
 
 def ml_fact(
