@@ -42,12 +42,6 @@ def _value(m: re.Match[str], group: int, *, binary: bool) -> float | None:
     return number(m.group(group), m.group(group + 1), binary=binary)
 
 
-def _count(m: re.Match[str], group: int) -> float | None:
-    """A count of things ("1.5k examples" is 1500; "1.1875k" is read as 1188)."""
-    value = _value(m, group, binary=False)
-    return None if value is None else round(value)
-
-
 def context(low: str, found: Found) -> str:
     """The context or sequence length; returns the text with it blanked."""
     words = lx.fragment("context_word")
@@ -116,7 +110,7 @@ def dataset(low: str, found: Found) -> str:
     each = lx.fragment("each")
     m = re.search(rf"(?<![\w.,-]){NUMBER}\s+(?:{examples})(?![\w])", low)
     if m:
-        found.bounded("examples", _count(m, 1), m.group(), 1, MAX_EXAMPLES)
+        found.bounded("examples", _value(m, 1, binary=False), m.group(), 1, MAX_EXAMPLES)
         rest = low[m.end() : m.end() + 80]
         per = re.search(
             rf"^[\s,]*(?:(?:{lx.fragment('amount_link')}|{lx.fragment('with')})\s+)?"
@@ -156,7 +150,7 @@ def dataset(low: str, found: Found) -> str:
 
 
 def _example_tokens(found: Found, m: re.Match[str], group: int) -> None:
-    found.bounded("example_tokens", _count(m, group), m.group(), 1, MAX_CONTEXT)
+    found.bounded("example_tokens", _value(m, group, binary=False), m.group(), 1, MAX_CONTEXT)
 
 
 def electricity(low: str, found: Found) -> str:

@@ -14,6 +14,12 @@ Act = Literal["greeting", "help", "thanks", "out_of_scope", "own_hardware"]
 Unreadable = Literal["control_characters", "surrogates"]
 
 
+# The Draft's slots that hold whole numbers.
+_COUNTS = frozenset(
+    name for name, info in Draft.model_fields.items() if info.annotation == (int | None)
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """A value the message gives that no answer can use: said back with its range."""
@@ -53,9 +59,10 @@ class Found:
         self, slot: str, value: float | None, written: str, low: float, high: float
     ) -> bool:
         """Sets `slot` when `value` lies in [low, high]; otherwise refuses it (None is a number
-        too large to read). Integers stay integers."""
+        too large to read). A count is rounded ("1.1593k tokens" is 1,187 tokens)."""
         if value is None or not low <= value <= high:
             self.refused.append(Refusal(slot, written.strip()[:30], low, high))
             return False
-        self.slots[slot] = round(value) if float(value).is_integer() else value
+        whole = float(value).is_integer() or slot in _COUNTS
+        self.slots[slot] = round(value) if whole else value
         return True

@@ -286,6 +286,20 @@ def test_out_of_range_values_are_refused_not_replaced(text, slot, kept):
 
 
 @pytest.mark.parametrize(
+    ("text", "slot", "whole"),
+    [
+        ("1.1593k tokens", "context", 1187),  # 1.1593 * 1024 = 1187.12
+        ("lora 7b on 1.1875k examples", "examples", 1188),
+        ("serve 7b to 2.5k users", "concurrency", 2500),
+        ("lora 7b, examples of 0.3k tokens each", "example_tokens", 300),
+    ],
+)
+def test_a_fractional_count_is_rounded_to_a_whole_one(text, slot, whole):
+    """Hypothesis found "1.1593k tokens" (1187.12) refused by the Draft's integer field."""
+    assert getattr(read(text).draft, slot) == whole
+
+
+@pytest.mark.parametrize(
     ("text", "why"),
     [("run 7b on a \ud800 4090", "surrogates"), ("run 7b\x00 on a 4090", "control_characters")],
 )
