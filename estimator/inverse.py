@@ -124,9 +124,9 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer[str]:
     from .cost import weights_floor
 
     floor = weights_floor(workload)
-    # Cards only: an edge module or a machine sharing its memory with the CPU is no answer to
-    # "which GPU do I need".
-    cards = (g for g in gpus() if g.laptop == laptops and g.discrete)
+    # Cards only: an edge module, a machine sharing its memory with the CPU or a board that is
+    # two GPUs to software is no answer to "which GPU do I need".
+    cards = (g for g in gpus() if g.laptop == laptops and g.discrete and g.dies == 1)
     for gpu in sorted(cards, key=key):
         if gpu.memory_bytes < floor:
             continue

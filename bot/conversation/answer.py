@@ -36,6 +36,10 @@ ASSUMED_FEATURES = 100
 FLOAT64_BYTES = 8  # numpy's and scikit-learn's default for a numeric table
 
 
+# The inverse questions about the hardware the user has (the others choose hardware).
+_ON_THE_HARDWARE = frozenset({"context", "concurrency", "precision", "model"})
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One option of a comparison, answered."""
@@ -220,6 +224,12 @@ def answer(
     if draft.inverse:
         question = FIT_QUESTION[draft.inverse]
         found = questions.answer(question, work, box, laptops=bool(draft.laptop))
+        if found.value is None and box is not None and question in _ON_THE_HARDWARE:
+            # Nothing on this hardware: the workload itself, with the plan that runs elsewhere.
+            forward = answers.answer(
+                work, box, notes, kwh_price=kwh_price, situation=situation(draft, box, from_profile)
+            )
+            return Outcome(draft, workload=forward, question=question, inverse=found)
         return Outcome(draft, question=question, inverse=found)
     smallest = None
     if box is None:

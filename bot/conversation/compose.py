@@ -4,6 +4,7 @@ with its JSON contract and what its chart draws."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from estimator import engines
@@ -314,6 +315,8 @@ def answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply
     if outcome.ml is not None:
         return _ml(outcome, outcome.ml, lang)
     if outcome.question is not None and outcome.inverse is not None:
+        if outcome.inverse.value is None and outcome.workload is not None:
+            return _nothing_fits(outcome, outcome.question, outcome.inverse, found, lang)
         return _inverse(outcome, outcome.question, outcome.inverse, lang)
     ans = outcome.workload
     # answer.answer gives an outcome without a comparison, ML advice or inverse answer a
@@ -355,6 +358,19 @@ def answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply
         .with_body(lambda: answers.as_json(ans, lang).model_dump(mode="json"))
         .with_drawing(lambda: answers.drawing(ans))
     )
+
+
+def _nothing_fits(
+    outcome: Outcome, question: str, found: InverseAnswer, refine: list[Refinement], lang: Language
+) -> Reply:
+    """An inverse question nothing answers on the hardware ("how many users for a 70B on a
+    4090"): said first, then the workload itself with the plan that runs elsewhere."""
+    forward = answered(replace(outcome, question=None, inverse=None), refine, lang)
+    none = Section(kind="inverse", items=[Item(text=t("fit.none_here", lang), primary=True)])
+    reply = forward.model_copy(update={"sections": [none, *forward.sections], "text": ""})
+    reply._drawing = forward._drawing
+    inverse = {"question": question, "answer": None, "answer_text": none.items[0].text}
+    return reply.with_body(lambda: {"inverse": inverse, **(forward.body or {})})._with_text()
 
 
 def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Language) -> Reply:

@@ -44,6 +44,7 @@ def gpus() -> tuple[Gpu, ...]:
             form_factor=g["form_factor"],
             visible_memory_gib=g["visible_memory_gib"],
             unified=g["unified"],
+            dies=g.get("dies", 1),
         )
         for g in _data("gpus.json")["gpus"]
     )

@@ -38,6 +38,9 @@ class Gpu:
     # shows 15 of its 16 GiB), or the share of a unified memory the GPU may take.
     visible_memory_gib: float | None = None
     unified: bool = False  # memory shared with the CPU and the operating system
+    # GPUs the board is to software: an MI250X is two GCDs of 64 GB each (AMD CDNA 2
+    # white paper; rocm-smi lists two devices), so no one device holds its 128 GB.
+    dies: int = 1
 
     @property
     def memory_bytes(self) -> int:

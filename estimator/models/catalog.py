@@ -1,7 +1,9 @@
 """The packaged model catalog: data/models/<group>.json, one entry per model, each with the
 config.json fields it was transcribed from, the source of that config, the parameter count the
-config implies and the published count it is checked against; official quantized repositories
-(FP8, AWQ, GPTQ, MXFP4) are catalog models of their own with the same architecture."""
+config implies and the published count it is checked against, and the month the weights were
+first published (the model's Hugging Face repository or its vendor's release announcement);
+official quantized repositories (FP8, AWQ, GPTQ, MXFP4) are catalog models of their own with the
+same architecture."""
 
 from __future__ import annotations
 
@@ -47,6 +49,7 @@ class CatalogModel:
     name: str
     hf_id: str
     family: str
+    released: str  # "YYYY-MM"
     architecture: Architecture
     config: dict
     reference_params: int
@@ -79,6 +82,7 @@ def _load() -> list[CatalogModel]:
                 name=entry["name"],
                 hf_id=entry["hf_id"],
                 family=entry["family"],
+                released=entry["released"],
                 architecture=arch,
                 config=entry["config"],
                 reference_params=entry["reference_params"],

@@ -16,7 +16,7 @@ from ..hardware.types import Machine
 from ..precision import weight_bytes, weight_format
 from ..resolve import resolve
 from ..result import Estimate
-from ..vocabulary import FITTING
+from ..vocabulary import FITTING, Verdict
 from ..workload import Workload
 from .quality import low_bits
 
@@ -80,10 +80,16 @@ def _room(engine: engines.Engine, w: Workload, m: Machine) -> int:
 
 
 def _first_fit(
-    w: Workload, m: Machine, rungs: list[str], room: int, kv: str | None
+    w: Workload,
+    m: Machine,
+    rungs: list[str],
+    room: int,
+    kv: str | None,
+    verdicts: tuple[Verdict, ...] = FITTING,
 ) -> Option | None:
-    """The best rung that fits on the GPUs, by bisection (rungs shrink down the ladder); rungs
-    whose weights alone exceed all the memory are skipped without an estimate."""
+    """The best rung whose verdict is one of `verdicts` (any fit unless told), by bisection
+    (rungs shrink down the ladder); rungs whose weights alone exceed all the memory are
+    skipped without an estimate."""
     arch = w.model
     low = 0
     while low < len(rungs) and weight_bytes(arch, weight_format(rungs[low])).total > room:
@@ -93,7 +99,7 @@ def _first_fit(
     def fits(i: int) -> Option | None:
         option = replace(w, precision=rungs[i], kv_precision=kv)
         est = _estimate(option, m)
-        return Option(option, m, est) if est is not None and est.verdict in FITTING else None
+        return Option(option, m, est) if est is not None and est.verdict in verdicts else None
 
     found = None
     while low < high:

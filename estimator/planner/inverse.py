@@ -22,17 +22,22 @@ from ..models import catalog
 from ..precision import weight_bytes, weight_format
 from ..resolve import resolve
 from ..result import Note
-from ..vocabulary import ASSUMED_MAX_CONTEXT, MAX_SEQUENCES
+from ..vocabulary import ASSUMED_MAX_CONTEXT, FITTING, MAX_SEQUENCES, Verdict
 from ..workload import Workload
 from .context import largest
-from .inference import TRIED, _first_fit, _ladder, _native, _room
+from .inference import TRIED, Option, _first_fit, _ladder, _native, _room
 from .quality import low_bits, quality_bits
 from .search import NODE_COUNTS
+from .serving import QUEUEING
 
 Answer = inverse.Answer
 T = TypeVar("T")
 # Past one node, GPUs come in whole 8-GPU nodes (DGX/HGX servers).
 NODE_GPUS = 8
+# How far back from the catalog's newest release a model is still current (each family's
+# generations come about a year apart: Llama 2 2023-07, 3 2024-04, 4 2025-04; Qwen2.5 2024-09,
+# Qwen3 2025-04), so two years keep the last two generations.
+CURRENT_MONTHS = 24
 
 
 def _resolved(w: Workload, m: Machine | None) -> Workload | None:
@@ -76,39 +81,80 @@ def _as_asked(w: Workload, name: str) -> Workload | None:
 
 
 def _most(w: Workload, m: Machine, field: str) -> Answer[int]:
-    """The largest context or number of sequences over engines, default KV caches before
-    8-bit ones (the first of equals wins: the asked engine, then the registry's order), with
-    the asked engine's beside it when another gives more. Each candidate is sized quickly;
-    the winner and the asked one are then searched exactly."""
+    """The largest context or number of sequences over engines and, when the question names no
+    format, 8-bit weights beside 16-bit ones; default KV caches before 8-bit ones (the first
+    of equals wins: the asked engine, then the registry's order). Beside it: the best in the
+    asked (or 16-bit) format when the winner is 8-bit, else the asked engine's when another
+    gives more. Many users are served by a queueing server (vLLM, SGLang) where one fits.
+    Each candidate is sized quickly; the winner and the one beside it are searched exactly."""
     names = _engines(w, m)
-    candidates = [c for c in (_as_asked(w, n) for n in names) if c is not None]
-    if w.kv_precision is None:
-        candidates += [
-            replace(c, kv_precision=engines.get(c.engine or "").kv8)
-            for c in list(candidates)
-            if engines.get(c.engine or "").kv8
-        ]
-    sized = []
-    for c in candidates:
-        unit, limit = _bounds(c, field)
-        found = largest(c, m, field, unit, unit, limit)
-        if found is not None:
-            sized.append((getattr(found.inputs, field), c))
-    if not sized:
+    serving = [n for n in names if n in QUEUEING]
+    if field == "concurrency" and not w.engine and serving and serving != names:
+        found = _most_on(w, m, field, serving)
+        if found.value is not None:
+            return found
+    return _most_on(w, m, field, names)
+
+
+def _most_on(w: Workload, m: Machine, field: str, names: list[str]) -> Answer[int]:
+    asked = [c for c in (_as_asked(w, n) for n in names) if c is not None]
+    sized = [_sized(c, m, field) for c in _with_kv8(w, asked)]
+    found = [s for s in sized if s is not None]
+    # Without an asked format: 8-bit weights beside 16-bit ones, and 4-bit ones (Q4_K_M, AWQ)
+    # only when neither runs at all (a 70B on two 24 GB cards).
+    for bits in () if w.precision else ((8.0, 8.9), (4.0, 5.0)):
+        if bits[0] < 8 and found:
+            break
+        fewer = [c for c in (_in_bits(w, m, n, *bits) for n in names) if c is not None]
+        found += [s for s in (_sized(c, m, field) for c in _with_kv8(w, fewer)) if s is not None]
+    if not found:
         return Answer(None, None)
-    value, winner = max(sized, key=lambda s: s[0])
-
-    def exact(c: Workload, start: int) -> Answer[int]:
-        unit, limit = _bounds(c, field)
-        found = largest(c, m, field, start, unit, limit, exact=True)
-        return Answer(None, None) if found is None else Answer(getattr(found.inputs, field), found)
-
-    best = exact(winner, value)
-    asked_value, asked = sized[0]
-    if asked is winner or asked.engine == winner.engine:
+    value, winner = max(found, key=lambda s: s[0])
+    best = _exact(winner, m, field, value)
+    as_asked = [s for s in sized if s is not None]
+    if not as_asked:
         return best
-    baseline = exact(asked, asked_value)
+    if any(winner is c for _, c in as_asked):
+        beside = as_asked[0]
+        if (beside[1].engine, beside[1].precision) == (winner.engine, winner.precision):
+            return best
+    else:
+        beside = max(as_asked, key=lambda s: s[0])
+    baseline = _exact(beside[1], m, field, beside[0])
     return replace(best, baseline=baseline if baseline.value != best.value else None)
+
+
+def _with_kv8(w: Workload, candidates: list[Workload]) -> list[Workload]:
+    """The candidates, then each with its engine's 8-bit KV cache unless the question set one."""
+    if w.kv_precision is not None:
+        return candidates
+    kv8 = [
+        replace(c, kv_precision=engines.get(c.engine or "").kv8)
+        for c in candidates
+        if engines.get(c.engine or "").kv8
+    ]
+    return candidates + kv8
+
+
+def _sized(c: Workload, m: Machine, field: str) -> tuple[int, Workload] | None:
+    unit, limit = _bounds(c, field)
+    found = largest(c, m, field, unit, unit, limit)
+    return None if found is None else (getattr(found.inputs, field), c)
+
+
+def _exact(c: Workload, m: Machine, field: str, start: int) -> Answer[int]:
+    unit, limit = _bounds(c, field)
+    found = largest(c, m, field, start, unit, limit, exact=True)
+    return Answer(None, None) if found is None else Answer(getattr(found.inputs, field), found)
+
+
+def _in_bits(w: Workload, m: Machine, name: str, low: float, high: float) -> Workload | None:
+    """`w` on engine `name` in its best format of `low` to `high` bits: 8 (Q8_0, FP8) is near
+    the 16-bit quality at half the weights; 4 to 5 (Q4_K_M, AWQ) what people run when 8 bits
+    leave no room."""
+    engine = engines.get(name)
+    rung = next((r for r in _ladder(engine, w, m) if low <= weight_format(r).bits <= high), None)
+    return None if rung is None else replace(w, engine=name, precision=rung)
 
 
 def _bounds(c: Workload, field: str) -> tuple[int, int]:
@@ -163,35 +209,82 @@ def _engine_best(w: Workload, m: Machine) -> Answer[str] | None:
     return Answer(option.workload.precision, option.estimate)
 
 
+def _months(released: str) -> int:
+    year, month = released.split("-")
+    return int(year) * 12 + int(month)
+
+
+def _capability(model: catalog.CatalogModel) -> tuple[int, int]:
+    """How big a model is to someone choosing the biggest one, in whole billions: its
+    parameters, for a mixture of experts the geometric mean of total and active parameters
+    (the rule of thumb practitioners quote for an MoE's dense equivalent: Mixtral 8x7B, 46.7B
+    with 12.9B active, ranks with a 25B dense model); the newer release first among equals
+    (Qwen3-32B before QwQ-32B and Qwen2.5-32B)."""
+    arch = model.architecture
+    size = (arch.params * arch.active_params) ** 0.5 if arch.is_moe else float(arch.params)
+    return round(size / 1e9), _months(model.released)
+
+
+def _current() -> list[catalog.CatalogModel]:
+    """The text models released in the CURRENT_MONTHS before the catalog's newest, biggest
+    first: an older generation is superseded at every size (Falcon-40B and CodeLlama-34B of
+    2023 by the 32B models of 2024-2025), and a vision model's tower serves no text question."""
+    models = [m for m in catalog.models() if not m.architecture.vision_params]
+    newest = max(_months(m.released) for m in models)
+    current = [m for m in models if newest - _months(m.released) <= CURRENT_MONTHS]
+    return sorted(current, key=_capability, reverse=True)
+
+
 def biggest_model(w: Workload, m: Machine) -> Answer[str]:
-    """The catalog model with the most parameters that fits on the GPUs in 4 bits or more with
-    some engine, with the biggest in the asked (16-bit) format beside it."""
+    """The biggest current catalog model that fits on the GPUs in 4 bits or more, one with room
+    to spare before any that fits only tightly (a 32B in 4 bits with 3 GiB free before a 47B
+    MoE with 0.3 GiB), in the best format any engine fits it in, with the biggest in the asked
+    (16-bit) format beside it."""
     if w.task == "training":
         return inverse.largest_model(w, m)
-    names = _engines(w, m)
+    kind = m.kind if m is not None else "gpu"
+    # The engines practitioners run first; the question's default (transformers) after them.
+    names = sorted(_engines(w, m), key=lambda n: n not in TRIED[kind])
     rooms = {name: _room(engines.get(name), replace(w, engine=name), m) for name in names}
-    for model in sorted(catalog.models(), key=lambda c: c.architecture.params, reverse=True):
-        arch = model.architecture
-        candidate = replace(w, model=arch)
-        for name in names:
-            engine = engines.get(name)
-            rungs = [
-                r
-                for r in _ladder(engine, candidate, m)
-                if not low_bits(weight_format(r), arch)
-                and weight_bytes(arch, weight_format(r)).total <= rooms[name]
-            ]
-            if not rungs:
-                continue
-            option = _first_fit(replace(candidate, engine=name), m, rungs, rooms[name], None)
+    for verdicts in (("fits",), FITTING):
+        for model in _current():
+            candidate = replace(w, model=model.architecture)
+            option = _best_fit(candidate, m, names, rooms, verdicts)
             if option is not None:
                 baseline = inverse.largest_model(w, m)
                 return Answer(
-                    model.name,
-                    option.estimate,
-                    baseline if baseline.value != model.name else None,
+                    model.name, option.estimate, baseline if baseline.value != model.name else None
                 )
     return Answer(None, None)
+
+
+def _best_fit(
+    candidate: Workload,
+    m: Machine,
+    names: list[str],
+    rooms: dict[str, int],
+    verdicts: tuple[Verdict, ...],
+) -> Option | None:
+    """The highest-quality format of 4 bits or more any engine fits `candidate` in (the first
+    engine among equals)."""
+    arch = candidate.model
+    found = []
+    for name in names:
+        rungs = [
+            r
+            for r in _ladder(engines.get(name), candidate, m)
+            if not low_bits(weight_format(r), arch)
+            and weight_bytes(arch, weight_format(r)).total <= rooms[name]
+        ]
+        if rungs:
+            option = _first_fit(
+                replace(candidate, engine=name), m, rungs, rooms[name], None, verdicts
+            )
+            if option is not None:
+                found.append(option)
+    if not found:
+        return None
+    return max(found, key=lambda o: quality_bits(weight_format(o.workload.precision or ""), arch))
 
 
 def _served(w: Workload) -> list[Workload]:

@@ -118,3 +118,17 @@ def test_what_fits_as_asked_but_runs_clearly_faster_elsewhere_says_so():
     assert lead.rule == "plan_faster" and lead.text.startswith("BF16 on vLLM")
     assert lead.command.startswith("vllm serve meta-llama/Llama-3.1-8B")
     assert all("transformers" not in i.text for i in plan.items[1:])
+
+
+def test_an_inverse_question_nothing_answers_here_gives_the_workload_and_its_plan():
+    """ "How many users" for a 70B on one 4090: no 4-bit format holds even one sequence, so
+    the answer says so and then answers the workload, with the plan that does run."""
+    text = "how many users llama 70b on a 4090"
+    outcome = answer(step(State(), parse(text), text).state.draft)
+    reply = answered(outcome, [], "en")
+    kinds = [s.kind for s in reply.sections]
+    assert kinds[0] == "inverse" and "plan" in kinds and "headline" in kinds
+    assert reply.sections[0].items[0].text.startswith("Nothing in 4 bits or more")
+    body = reply.body
+    assert body["inverse"]["answer"] is None and body["inverse"]["question"] == "concurrency"
+    assert body["plans"] and body["verdict"] == "does_not_fit"

@@ -1,0 +1,99 @@
+"""The biggest model a machine runs, as a practitioner picks it: current models, an MoE at its
+dense equivalent, room to spare before a tight fit; numbers derived by hand."""
+
+import pytest
+
+from estimator.hardware.catalog import machine
+from estimator.models import catalog
+from estimator.planner import inverse
+from estimator.precision import weight_bytes, weight_format
+from estimator.workload import Workload
+
+GIB = 1 << 30
+
+
+def _entry(name: str) -> catalog.CatalogModel:
+    found = catalog.find(name)
+    assert found is not None, name
+    return found
+
+
+def test_an_moe_ranks_at_the_geometric_mean_of_its_total_and_active_parameters():
+    # Mixtral 8x7B: 46.70B total, 12.88B active; sqrt(46.70 x 12.88) = 24.5, a 25B-class model
+    # below every 32B dense one (the old ranking by total put it first on a 4090).
+    mixtral = _entry("Mixtral-8x7B-v0.1")
+    assert inverse._capability(mixtral)[0] == 25
+    assert inverse._capability(_entry("Qwen3-32B"))[0] == 33
+
+
+def test_among_equal_sizes_the_newer_release_ranks_first():
+    assert inverse._capability(_entry("Qwen3-32B")) > inverse._capability(_entry("QwQ-32B"))
+    assert inverse._capability(_entry("QwQ-32B")) > inverse._capability(_entry("Qwen2.5-32B"))
+
+
+def test_superseded_generations_and_vision_models_are_not_candidates():
+    names = {m.name for m in inverse._current()}
+    # Released in 2023, more than two years before the catalog's newest (2025-11).
+    assert not names & {"Falcon-40B", "CodeLlama-34B", "Llama-2-70B"}
+    assert not names & {"Qwen2.5-VL-32B", "Qwen2.5-VL-72B"}
+    assert {"Qwen3-32B", "Llama-3.3-70B", "Llama-3.1-405B"} <= names
+
+
+def test_the_biggest_model_on_a_4090_is_a_32b_in_about_4_bits_with_room_to_spare(arch):
+    hw = machine(gpu="RTX 4090")
+    found = inverse.biggest_model(Workload(arch("Qwen2.5-7B"), "inference", context=4096), hw)
+    assert found.value == "Qwen3-32B"
+    est = found.estimate
+    assert est is not None and est.verdict == "fits"
+    fmt = weight_format(est.inputs.precision)
+    # By hand: 32.0B quantized parameters at 4-5 bits are 16.0-20.0 GB, with the 0.78B input
+    # embeddings kept in 16 bits (1.56 GB) 17.6-21.6 GB; at 16 bits (65.5 GB) no 24 GB card
+    # holds them, and 3 bits is a format people avoid.
+    assert 4.0 <= fmt.bits <= 5.5
+    weights = weight_bytes(_entry("Qwen3-32B").architecture, fmt).total
+    assert 17.0e9 <= weights <= 21.7e9
+
+
+def test_the_biggest_model_on_eight_h100s_is_llama_405b_in_fp8(arch):
+    hw = machine(gpu="H100 SXM5 80GB", gpus=8)
+    found = inverse.biggest_model(Workload(arch("Qwen2.5-7B"), "inference", context=4096), hw)
+    assert found.value == "Llama-3.1-405B"
+    est = found.estimate
+    assert est is not None and est.inputs.precision == "fp8"
+    # By hand: 405.9B parameters at one byte over 8 GPUs are 47.3 GiB each; DeepSeek-R1 in FP8
+    # (671B, 78 GiB per GPU) and Kimi K2 (1T) leave no room for a KV cache.
+    assert 47 * GIB <= est.per_device_bytes <= 55 * GIB
+
+
+def test_the_longest_context_without_a_format_is_found_in_8_bits_beside_16(arch):
+    a = arch("Qwen3-8B")
+    found = inverse.longest_context(Workload(a, "inference"), machine(gpu="RTX 4080"))
+    # By hand: Q8_0 weights 8.19B x 8.5 bits = 8.1 GiB, and the model's whole 40,960 tokens of
+    # f16 KV cache (36 layers x 2 x 8 heads x 128 x 2 bytes = 144 KiB a token) 5.6 GiB: 13.7
+    # GiB of the 4080's 15.1 usable. In 16 bits the weights alone take 15.3 GiB of it.
+    assert found.value == 40_960
+    assert found.estimate is not None
+    assert weight_format(found.estimate.inputs.precision).bits == pytest.approx(8.5, abs=0.01)
+    assert found.baseline is not None and found.baseline.value is not None
+    assert found.baseline.value < 16_384
+    assert weight_format(found.baseline.estimate.inputs.precision).bits > 15
+
+
+def test_the_longest_context_of_a_70b_on_two_3090s_is_found_in_4_bits(arch):
+    a = arch("Llama-3.1-70B")
+    found = inverse.longest_context(Workload(a, "inference"), machine(gpu="RTX 3090", gpus=2))
+    # By hand: neither 16 (141 GB) nor 8 bits (75 GB) fit 48 GB. Q4_K_M: 69.5B quantized
+    # parameters x 4.89 bits = 39.6 GiB, 19.8 GiB a card of 23.1 usable; with each card's 0.6
+    # GiB compute buffer about 2.7 GiB a card is left, 5.4 GiB for a q8_0 KV cache at 170 KiB a
+    # token (80 layers x 2 x 8 heads x 128 x 1.0625 bytes): about 33,000 tokens.
+    assert found.estimate is not None and found.estimate.inputs.precision == "q4_k_m"
+    assert found.value is not None and 26_000 <= found.value <= 40_000
+
+
+def test_the_most_users_are_served_by_a_queueing_server(arch):
+    a = arch("Llama-3.1-8B")
+    found = inverse.most_sequences(Workload(a, "inference", context=4096), machine(gpu="A100 80GB"))
+    assert found.estimate is not None and found.estimate.inputs.engine == "vllm"
+    # By hand: FP8 weights 8.5 GiB of vLLM's 71.5 GiB leave about 62 GiB for an FP8 KV cache
+    # of 4,096 tokens x 32 layers x 2 x 8 heads x 128 x 1 byte = 256 MiB a sequence: ~248.
+    assert found.value is not None and 230 <= found.value <= 260
