@@ -127,3 +127,41 @@ def test_the_licence_is_an_spdx_expression_the_backend_supports() -> None:
     # SPDX `license` strings and `license-files` arrived in setuptools 77.
     (backend,) = PYPROJECT["build-system"]["requires"]
     assert backend.startswith("setuptools>=77") and "<" in backend
+
+
+def _declared() -> set[str]:
+    import re
+
+    names = PYPROJECT["project"]["dependencies"]
+    return {re.split(r"[\[<>=!~; ]", n, maxsplit=1)[0].lower().replace("_", "-") for n in names}
+
+
+def test_every_third_party_import_of_the_product_is_a_declared_dependency() -> None:
+    """A module imported only because another dependency happens to bring it (httpx through
+    python-telegram-bot) breaks when that one stops; the wheel's venv above borrows the dev
+    venv's packages and so cannot notice."""
+    import ast
+    from importlib.metadata import packages_distributions
+
+    ours = {"estimator", "rules", "bot", "storage"}
+    imported: dict[str, str] = {}
+    for package in ours:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    tops = [a.name.split(".")[0] for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    tops = [node.module.split(".")[0]]
+                else:
+                    continue
+                for top in tops:
+                    if top not in ours and top not in sys.stdlib_module_names:
+                        imported.setdefault(top, str(path.relative_to(ROOT)))
+    owners = packages_distributions()
+    declared = _declared()
+    missing = {
+        top: where
+        for top, where in imported.items()
+        if not {d.lower().replace("_", "-") for d in owners.get(top, [top])} & declared
+    }
+    assert not missing, missing

@@ -18,7 +18,7 @@ from estimator.vocabulary import Verdict
 from .. import answers
 from ..i18n import language, t
 from ..render import errors
-from ..schemas import AnswerOut, FitOut, RecommendationOut
+from ..schemas import AnswerOut, FitOut, PlanOut, RecommendationOut
 from .requests import AskRequest, EstimateRequest, FitRequest, namespace
 
 if TYPE_CHECKING:
@@ -28,11 +28,11 @@ R = TypeVar("R")
 
 
 class PlansOut(BaseModel):
-    """The `plan` tool's answer: the verdict as asked, the planner's ranked plans (best first)
-    where the estimate has them, and the rules' recommendations."""
+    """The `plan` tool's answer: the verdict as asked, the planner's ranked plans (best first;
+    the `--json` contract's `plans`), and the rules' recommendations."""
 
     verdict: Verdict
-    plans: list[dict[str, Any]] | None
+    plans: list[PlanOut]
     recommendations: list[RecommendationOut]
 
 
@@ -47,7 +47,7 @@ def plan(request: EstimateRequest) -> PlansOut:
     body = estimate(request)
     return PlansOut(
         verdict=body.verdict,
-        plans=body.model_dump(mode="json").get("plans"),
+        plans=body.plans,
         recommendations=body.recommendations,
     )
 

@@ -55,6 +55,8 @@ def stdio(env: dict[str, str]) -> Client:
 
 WORKLOAD = {"model": "qwen2.5-7b", "task": "training", "method": "lora", "gpu": "RTX 4090"}
 FLAGS = ["--model", "qwen2.5-7b", "--task", "training", "--method", "lora", "--gpu", "RTX 4090"]
+BIG = {"model": "llama-3.1-70b", "task": "inference", "gpu": "RTX 4090"}
+BIG_FLAGS = ["--model", "llama-3.1-70b", "--task", "inference", "--gpu", "RTX 4090"]
 
 
 async def test_every_tool_gives_the_command_lines_numbers(env, capsys) -> None:
@@ -68,6 +70,8 @@ async def test_every_tool_gives_the_command_lines_numbers(env, capsys) -> None:
 
         estimate = await client.call_tool("estimate", WORKLOAD)
         plan = await client.call_tool("plan", WORKLOAD)
+        # A workload that does not fit as asked: the plans are what the answer is for.
+        plan_70b = await client.call_tool("plan", BIG)
         fit = await client.call_tool(
             "fit",
             {"question": "context", "model": "qwen2.5-7b", "task": "inference", "gpu": "4090"},
@@ -76,7 +80,7 @@ async def test_every_tool_gives_the_command_lines_numbers(env, capsys) -> None:
         dutch = await client.call_tool(
             "ask", {"question": "past qwen2.5 7b op een RTX 4090?", "language": "nl"}
         )
-    for result in (estimate, plan, fit, ask, dutch):
+    for result in (estimate, plan, plan_70b, fit, ask, dutch):
         assert not result.is_error, result.content
     cli = await cli_json(capsys, "estimate", *FLAGS, "--json")
     assert estimate.structured_content == cli
@@ -84,7 +88,11 @@ async def test_every_tool_gives_the_command_lines_numbers(env, capsys) -> None:
     assert json.loads(estimate.content[0].text) == cli
     assert plan.structured_content["verdict"] == cli["verdict"]
     assert plan.structured_content["recommendations"] == cli["recommendations"]
-    assert plan.structured_content["plans"] == cli.get("plans")
+    assert plan.structured_content["plans"] == cli["plans"]
+    big = await cli_json(capsys, "estimate", *BIG_FLAGS, "--json")
+    assert big["verdict"] == "does_not_fit" and len(big["plans"]) >= 1
+    assert plan_70b.structured_content["plans"] == big["plans"]
+    assert listed["plan"].output_schema["properties"]["plans"]["type"] == "array"
     flags = ["--model", "qwen2.5-7b", "--task", "inference", "--gpu", "4090", "--json"]
     assert fit.structured_content == await cli_json(capsys, "fit", "context", *flags)
     asked = await cli_json(capsys, "ask", "can I run qwen2.5 7b on an RTX 4090?", "--json")
