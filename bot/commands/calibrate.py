@@ -16,11 +16,12 @@ from estimator.calibration.compare import (
 )
 from estimator.calibration.compare import run as run_rows
 from estimator.calibration.speed_compare import FACTOR_TARGET, run_speed
+from estimator.vocabulary import GIB
 
 from ..i18n import language, t
 from ..render import numbers
 
-_SCALE = {"GiB": 1 << 30, "GB": 10**9, "B": 1 << 30}
+_SCALE = {"GiB": GIB, "GB": 10**9, "B": GIB}
 _SHOWN = {"B": "GiB"}
 
 

@@ -11,7 +11,7 @@ from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.result import Note
 from estimator.training_time import TrainingData
-from estimator.vocabulary import MAX_CONTEXT
+from estimator.vocabulary import MAX_CONTEXT, MAX_GPUS
 from estimator.workload import Workload
 
 from .. import answers
@@ -94,8 +94,8 @@ def training_data(args: argparse.Namespace) -> TrainingData | None:
 def build(args: argparse.Namespace) -> tuple[Workload, Machine | None, tuple[Note, ...]]:
     choice = resolve_model(args.model)
     gpus = parse_int("gpus", args.gpus)
-    if not 1 <= gpus <= 4096:
-        raise EstimatorError("out_of_range", field="gpus", value=args.gpus, low=1, high=4096)
+    if not 1 <= gpus <= MAX_GPUS:
+        raise EstimatorError("out_of_range", field="gpus", value=args.gpus, low=1, high=MAX_GPUS)
     if gpus > 1 and not (args.gpu or args.gpu_memory):
         raise EstimatorError("gpus_need_gpu")
     machine = make_machine(

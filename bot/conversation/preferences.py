@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..i18n import Language
+
 ENGINES = ("transformers", "vllm", "llama.cpp")
 MAX_KWH_PRICE = 100.0
 
@@ -15,7 +17,7 @@ MAX_KWH_PRICE = 100.0
 class Preferences(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    language: Literal["en", "nl"] | None = None  # chosen with /lang; beats the client's
+    language: Language | None = None  # chosen with /lang; beats the client's
     charts: bool = True
     units: Literal["GiB", "GB"] = "GiB"
     kwh_price: float | None = Field(default=None, ge=0, le=MAX_KWH_PRICE)

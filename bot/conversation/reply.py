@@ -13,6 +13,7 @@ from pydantic import BaseModel, PrivateAttr, model_validator
 from estimator.result import Estimate
 from estimator.vocabulary import Verdict
 
+from ..i18n import Language
 from ..render import numbers
 from .slots import Draft
 
@@ -65,7 +66,7 @@ class Drawing:
 
 class Reply(BaseModel):
     status: Literal["answered", "need_more", "error", "reset", "info"]
-    language: Literal["en", "nl"]
+    language: Language
     sections: list[Section] = []
     text: str = ""  # the reply as plain text (the terminal chat's rendering of the sections)
     missing: list[str] = []

@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..i18n import Language
+
 Inverse = Literal[
     "largest_model",
     "max_context",
@@ -113,7 +115,7 @@ class Draft(BaseModel):
     profile: str | None = None  # a saved hardware profile the question names ("on my mac")
     # Options the question compares ("an L4 or a T4"): each the slots that differ.
     compare: list[Draft] | None = None
-    language: Literal["en", "nl"] | None = None
+    language: Language | None = None
 
     def merged_over(self, earlier: Draft) -> Draft:
         """This message's slots on top of an earlier question's (a follow-up)."""

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import subprocess
 
+from estimator.vocabulary import MIB
+
 from .readings import AppleReading
 
 KEYS = ["machdep.cpu.brand_string", "hw.memsize", "iogpu.wired_limit_mb"]
 TIMEOUT_S = 10
-MIB = 1 << 20
 
 
 def read() -> AppleReading | None:

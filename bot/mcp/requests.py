@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from estimator.vocabulary import Distributed, Method, Objective, Task
 
-Language = Literal["en", "nl"]
+from ..i18n import Language
+
 FitQuestion = Literal["context", "concurrency", "precision", "model", "gpu", "gpus", "cloud"]
 
 Tokens = Annotated[

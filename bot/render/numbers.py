@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from contextvars import ContextVar
 
-GIB = 1 << 30
-MIB = 1 << 20
+from estimator.vocabulary import GIB, MIB
 
 
 def _decimal(text: str, lang: str) -> str:

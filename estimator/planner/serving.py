@@ -12,7 +12,7 @@ from ..estimate import estimate
 from ..hardware.types import Machine
 from ..resolve import resolve
 from ..speed import Range, inference_speed
-from ..vocabulary import FITTING
+from ..vocabulary import DEFAULT_CONTEXT, FITTING
 from ..workload import Workload
 from .context import most_sequences
 
@@ -20,7 +20,7 @@ from .context import most_sequences
 QUEUEING = frozenset({"vllm", "sglang"})
 # The average conversation length the capacity is also given at when the question states none:
 # an assumption of this product (said with the answer), a quarter of the 4,096-token default.
-AVERAGE_TOKENS = 1024
+AVERAGE_TOKENS = DEFAULT_CONTEXT["inference"] // 4
 
 
 @dataclass(frozen=True, slots=True)
