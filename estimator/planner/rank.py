@@ -3,12 +3,20 @@ instance next, more GPUs of their kind after that, unless they asked for a GPU c
 those, fits on the GPUs before running partly from RAM, and 4 bits or more before fewer; then
 the fewest GPUs to add (an owner buys as few cards as will do) and the cheapest rental (a
 4-bit 70B on one card at a tenth of the price of 16-bit on eight is what people rent); then
-the highest quality; then the fastest decode; then the cheapest."""
+the highest quality (partly in RAM, a plan that decodes faster than people read first); then
+the fastest decode; then the cheapest."""
 
 from __future__ import annotations
 
 from ..vocabulary import FITTING
 from .types import ANY, CLOUD, MORE_GPUS, YOURS, Plan
+
+# Reading speed in tokens per second: 238 words a minute for silent reading of English
+# non-fiction (Brysbaert 2019, Journal of Memory and Language 109, 104047) at 0.75 words a token
+# (OpenAI's tokenizer rule of thumb). Partly in RAM, 16-bit weights copied at PCIe or RAM speed
+# decode slower than that while a 4-bit format with its experts in RAM chats at 50 tokens/s:
+# the one someone can read along with wins, whatever its bits.
+READING_TOKENS_S = 238 / 60 / 0.75
 
 
 def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
@@ -37,6 +45,7 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         fit,
         added,
         rent,
+        1 if plan.verdict == "offload" and speed < READING_TOKENS_S else 0,
         -plan.quality_bits,
         # Partly in RAM, speed is what differs between engines (llama.cpp computes the experts
         # it keeps in RAM there; a copy per token of the weights is what the rest do).
