@@ -198,7 +198,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "plan_cloud",
         19,
-        lambda: _llm() & _not_fitting() & (m.plan_cloud_runs == 1) & (m.cloud_ok == 1),
+        # Also for no hardware at all (verdict unknown): renting is then the answer's plan.
+        lambda: (
+            _llm()
+            & (_not_fitting() | (m.verdict == "unknown"))
+            & (m.plan_cloud_runs == 1)
+            & (m.cloud_ok == 1)
+        ),
         group="plan",
         plan="cloud",
     ),

@@ -204,7 +204,7 @@ def _plan(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
         *(Item(text=plans.line(p, lang)) for p in alternatives),
     ]
     title = {"plan_yours": "plan.title", "plan_faster": "plan.title_faster"}.get(
-        rule, "plan.title_elsewhere"
+        rule, "plan.title_rented" if ans.estimate.verdict == "unknown" else "plan.title_elsewhere"
     )
     return [Section(kind="plan", title=t(title, lang), items=items)]
 

@@ -289,7 +289,9 @@ def _best_fit(
 
 def _served(w: Workload) -> list[Workload]:
     """The formats a server is run in, best quality first: the model's 16-bit (or own) weights,
-    FP8, AWQ 4-bit on vLLM, Q4_K_M on llama.cpp; the asked format alone when one was asked."""
+    FP8, AWQ 4-bit on vLLM, and for one user at a time Q4_K_M on llama.cpp (many users are
+    served by a server that batches them and pages their KV cache, in FP8 when it must); the
+    asked format alone when one was asked."""
     if w.task == "training":
         return [w]
     if w.precision:
@@ -300,10 +302,12 @@ def _served(w: Workload) -> list[Workload]:
     out = [replace(w, engine="vllm", precision=top)]
     if top != "fp8":
         out.append(replace(w, engine="vllm", precision="fp8"))
-    out += [
-        replace(w, engine="vllm", precision="awq"),
-        replace(w, engine="llama.cpp", precision="q4_k_m"),
-    ]
+    out.append(replace(w, engine="vllm", precision="awq"))
+    if (w.concurrency or 1) == 1:
+        out.append(replace(w, engine="llama.cpp", precision="q4_k_m"))
+    elif w.kv_precision is None and vllm.kv8:
+        # For many users the KV cache is most of the memory: in FP8 it takes half.
+        out.append(replace(w, engine="vllm", precision="awq", kv_precision=vllm.kv8))
     return out
 
 
