@@ -72,7 +72,10 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
             gpu_nvlink=int(g.nvlink),
             gpu_display=int(g.drives_display and not g.laptop),
             gpu_laptop=int(g.laptop),
-            gpu_watts=round((g.tdp_w or 0) * m.count),
+            gpu_watts=round(sum(b.tdp_w or 0 for b in m.boards)),
+            # Different models never share an NVLink bridge; the machine's name lists them.
+            gpu_mixed=int(m.mixed),
+            gpu_set=m.name,
         )
     if m.apple is not None:
         out["apple_limit_bytes"] = m.device_bytes - OS_RESERVE_BYTES

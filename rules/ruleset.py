@@ -293,8 +293,12 @@ RULES: tuple[Rule, ...] = (
         group="hardware",
     ),
     Rule(
-        "no_nvlink", 43, lambda: _llm() & (m.gpu_count > 1) & (m.gpu_nvlink == 0), group="hardware"
+        "no_nvlink",
+        43,
+        lambda: _llm() & (m.gpu_count > 1) & (m.gpu_nvlink == 0) & (m.gpu_mixed == 0),
+        group="hardware",
     ),
+    Rule("no_nvlink_mixed", 43, lambda: _llm() & (m.gpu_mixed == 1), group="hardware"),
     Rule(
         "display_gpu",
         44,

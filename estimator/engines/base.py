@@ -175,8 +175,7 @@ class EngineBase:
         low = self.min_compute_capability
         if low is None or machine.kind != "gpu":
             return True
-        gpus = list(machine.cards) or ([machine.gpu] if machine.gpu else [])
-        return all(_capability(g.compute_capability) >= low for g in gpus)
+        return all(_capability(g.compute_capability) >= low for g in machine.boards)
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"

@@ -160,3 +160,13 @@ def test_a_mixed_set_quotes_the_fullest_cards_room_beside_its_need(arch):
     assert advice.fact["per_device_bytes"] == fullest.components.total
     assert advice.fact["usable_bytes"] == fullest.usable_bytes
     assert advice.fact["per_device_bytes"] <= advice.fact["usable_bytes"]
+
+
+def test_a_mixed_set_draws_each_cards_power_and_is_named_as_itself(arch):
+    hw = machine(gpu="RTX 4090 + RTX 3090")
+    advice = advise(Workload(model=arch("Qwen2.5-14B"), task="inference"), hw)
+    # Board power from the catalog: 450 W (4090) + 350 W (3090), not 2 x 450 W.
+    assert advice.fact["gpu_watts"] == 800
+    assert advice.fact["gpu_set"] == "GeForce RTX 4090 + GeForce RTX 3090"
+    rules = [r.rule for r in advice.recommendations]
+    assert "no_nvlink_mixed" in rules and "no_nvlink" not in rules
