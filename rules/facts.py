@@ -63,6 +63,9 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
         "capacity_bytes": m.device_bytes,
         "ram_known": int(m.ram_bytes is not None),
     }
+    if m.kind == "gpu":
+        # Decode speed follows memory bandwidth, which "a 24 GB GPU" does not say.
+        out["gpu_bandwidth_known"] = int(bool(m.boards) and all(b.bandwidth_gbs for b in m.boards))
     if m.gpu is not None:
         g = m.gpu
         out.update(

@@ -283,6 +283,14 @@ RULES: tuple[Rule, ...] = (
         group="ladder",
     ),
     # Hardware notes.
+    Rule(
+        "speed_needs_gpu_model",
+        41,
+        lambda: (
+            _llm() & (m.task == "inference") & (m.device == "gpu") & (m.gpu_bandwidth_known == 0)
+        ),
+        group="hardware",
+    ),
     Rule("no_bf16", 41, lambda: _llm() & (m.device == "gpu") & (m.gpu_bf16 == 0), group="hardware"),
     Rule(
         "no_flash_attention",

@@ -125,6 +125,11 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             {"task": "inference", "device": "gpu", "verdict": "does_not_fit", "ram_known": 0},
             {"task": "inference", "device": "gpu", "verdict": "does_not_fit", "ram_known": 1},
         ),
+        (
+            "speed_needs_gpu_model",
+            {"task": "inference", "device": "gpu", "gpu_bandwidth_known": 0},
+            {"task": "inference", "device": "gpu", "gpu_bandwidth_known": 1},
+        ),
         ("no_bf16", {"device": "gpu", "gpu_bf16": 0}, {"device": "gpu", "gpu_bf16": 1}),
         (
             "no_flash_attention",
