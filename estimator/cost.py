@@ -103,28 +103,34 @@ def cloud_options(
 
 
 def electricity(machine: Machine, kwh_price: float, hours: Range | None) -> Electricity | None:
-    """GPU board power x time x price; None when the catalog has no TDP for the device."""
-    if machine.kind != "gpu" or machine.gpu is None or not machine.gpu.tdp_w:
+    """GPU board power x time x price, summed over the cards (a mixed set's differ); None when
+    the catalog has no TDP for a card."""
+    boards = machine.boards
+    if not boards or not all(g.tdp_w for g in boards):
         return None
-    watts = machine.gpu.tdp_w * machine.count
+    watts = sum(g.tdp_w or 0 for g in boards)
     per_hour = watts / 1000 * kwh_price
     job = Range(hours.low * per_hour, hours.high * per_hour) if hours else None
     return Electricity(watts, kwh_price, per_hour, job)
 
 
 def purchase(machine: Machine, cloud_usd_per_hour: float | None) -> Purchase | None:
-    """Launch price of the GPUs, or the catalog's unverified street price, and the hours of
-    cloud time at `cloud_usd_per_hour` it buys."""
-    gpu = machine.gpu
-    if machine.kind != "gpu" or gpu is None:
+    """Launch price of the GPUs, or the catalog's unverified street price, summed over the
+    cards, and the hours of cloud time at `cloud_usd_per_hour` it buys."""
+    prices = [_price(g) for g in machine.boards]
+    if not prices or None in prices:
         return None
-    if gpu.launch_price_usd:
-        usd, verified = gpu.launch_price_usd, True
-    elif gpu.price_unverified_usd:
-        low, _, high = gpu.price_unverified_usd.partition("-")
-        usd, verified = (float(low) + float(high or low)) / 2, False
-    else:
-        return None
-    total = usd * machine.count
+    known = [p for p in prices if p is not None]
+    total = sum(usd for usd, _ in known)
     hours = total / cloud_usd_per_hour if cloud_usd_per_hour else None
-    return Purchase(total, verified, hours)
+    return Purchase(total, all(verified for _, verified in known), hours)
+
+
+def _price(gpu: Gpu) -> tuple[float, bool] | None:
+    """(USD, whether it is the launch price) of one card, None when the catalog has neither."""
+    if gpu.launch_price_usd:
+        return gpu.launch_price_usd, True
+    if gpu.price_unverified_usd:
+        low, _, high = gpu.price_unverified_usd.partition("-")
+        return (float(low) + float(high or low)) / 2, False
+    return None

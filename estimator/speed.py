@@ -118,35 +118,9 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     if not bandwidth:
         return None
     eff, overhead = engine.decode_factors(machine.kind)
-    offload = est.offload
-    cpu_bytes = 0.0
-    if offload is not None and offload.expert_layers and offload.total_layers:
-        # Experts kept in RAM are multiplied on the CPU at its memory bandwidth; attention,
-        # shared experts and the other layers' experts stay on the GPU.
-        cpu_bytes = _ram_expert_bytes(arch, r.weight_format, sequences, offload)
-        steps.append(
-            Note(
-                "decode_expert_offload",
-                {"ram_bytes": cpu_bytes, "cpu": (machine.cpu or CPU_DEFAULT).name},
-            )
-        )
-    elif offload is not None and offload.gpu_layers is not None and offload.total_layers:
-        # Layers left in RAM run on the CPU, one after the other with those on the GPU.
-        cpu_share = 1 - offload.gpu_layers / offload.total_layers
-        cpu_bytes = step_bytes * cpu_share
-        steps.append(
-            Note(
-                "decode_offload", {"cpu_share": cpu_share, "cpu": (machine.cpu or CPU_DEFAULT).name}
-            )
-        )
-    if cpu_bytes:
-        cpu = machine.cpu or CPU_DEFAULT
-        cpu_eff, _ = engines.get("llama.cpp").decode_factors("cpu")
-        on_gpu = _step_time(step_bytes - cpu_bytes, bandwidth, eff, overhead)
-        on_cpu = _step_time(cpu_bytes, cpu.bandwidth_gbs * 1e9, cpu_eff, Factor(0, 0, ""))
-        step = Range(on_gpu.low + on_cpu.low, on_gpu.high + on_cpu.high)
-    else:
-        step = _step_time(step_bytes, bandwidth, eff, overhead)
+    from_ram, ram_time = _in_ram(r, machine, engine, est.offload, step_bytes, steps)
+    on_gpu = _step_time(step_bytes - from_ram, bandwidth, eff, overhead)
+    step = Range(on_gpu.low + ram_time.low, on_gpu.high + ram_time.high)
     flops_per_token = active_flops_per_token(arch)
     mfu = engine.prefill_factor(machine.kind)
     if flops:
@@ -175,8 +149,12 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     if flops:
         flops_prompt = flops_per_token + 2 * arch.num_layers * prompt * arch.q_width
         prefill = Range(flops * mfu.low / flops_prompt, flops * mfu.high / flops_prompt)
+        offload = est.offload
         if offload is not None and offload.ram_bytes and machine.kind == "gpu":
-            prefill = _pcie_bound(prefill, arch, r.weight_format, offload, steps)
+            if engine.streams_offload:
+                prefill = _pcie_pass(prefill, offload.ram_bytes, prompt * sequences, steps)
+            else:
+                prefill = _pcie_bound(prefill, arch, r.weight_format, offload, steps)
         ttft = prefill.inverse(prompt * sequences)
         steps.append(
             Note(
@@ -200,6 +178,43 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
         tuple(steps),
         tuple(assumptions),
     )
+
+
+def _in_ram(
+    r: Resolved,
+    machine: Machine,
+    engine: engines.Engine,
+    offload: Offload | None,
+    step_bytes: float,
+    steps: list[Note],
+) -> tuple[float, Range]:
+    """The bytes of a decode step kept in CPU RAM and the seconds they add, one after the
+    work on the GPU: copied over PCIe to the GPU (accelerate), or multiplied on the CPU at its
+    memory bandwidth (llama.cpp). (0, no time) when nothing is in RAM."""
+    none = (0.0, Range(0, 0))
+    if offload is None or not offload.total_layers:
+        return none
+    cpu = machine.cpu or CPU_DEFAULT
+    if offload.gpu_layers is not None and engine.streams_offload and machine.kind == "gpu":
+        moved = min(offload.ram_bytes, step_bytes)
+        steps.append(Note("decode_pcie", {"ram_bytes": moved, "bandwidth_gbs": PCIE_GBS}))
+        return moved, _step_time(moved, PCIE_GBS * 1e9, PCIE, Factor(0, 0, ""))
+    if offload.expert_layers:
+        # Experts kept in RAM are multiplied on the CPU at its memory bandwidth; attention,
+        # shared experts and the other layers' experts stay on the GPU.
+        arch = r.workload.model
+        sequences = r.workload.concurrency * r.workload.batch
+        on_cpu = _ram_expert_bytes(arch, r.weight_format, sequences, offload)
+        steps.append(Note("decode_expert_offload", {"ram_bytes": on_cpu, "cpu": cpu.name}))
+    elif offload.gpu_layers is not None:
+        # Layers left in RAM run on the CPU, one after the other with those on the GPU.
+        cpu_share = 1 - offload.gpu_layers / offload.total_layers
+        on_cpu = step_bytes * cpu_share
+        steps.append(Note("decode_offload", {"cpu_share": cpu_share, "cpu": cpu.name}))
+    else:
+        return none
+    cpu_eff, _ = engines.get("llama.cpp").decode_factors("cpu")
+    return on_cpu, _step_time(on_cpu, cpu.bandwidth_gbs * 1e9, cpu_eff, Factor(0, 0, ""))
 
 
 def _ram_expert_bytes(arch: Architecture, fmt: WeightFormat, tokens: int, off: Offload) -> float:
@@ -231,6 +246,17 @@ def _pcie_bound(
     )
     steps.append(Note("prefill_pcie", {"ram_bytes": moved, "bandwidth_gbs": PCIE_GBS}))
     return Range(min(prefill.low, bound.low), min(prefill.high, bound.high))
+
+
+def _pcie_pass(prefill: Range, moved: int, tokens: int, steps: list[Note]) -> Range:
+    """Prompt processing when every forward pass first copies the layers kept in RAM to the GPU
+    (accelerate): generate() prefills the whole batch of prompts in one pass, and each layer's
+    copy comes before its compute, so one copy adds to the pass's time."""
+    steps.append(Note("prefill_pcie_pass", {"ram_bytes": moved, "bandwidth_gbs": PCIE_GBS}))
+    copy = Range(moved / (PCIE.high * PCIE_GBS * 1e9), moved / (PCIE.low * PCIE_GBS * 1e9))
+    return Range(
+        tokens / (tokens / prefill.low + copy.high), tokens / (tokens / prefill.high + copy.low)
+    )
 
 
 def _device_rates(

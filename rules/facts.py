@@ -63,6 +63,9 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
         "capacity_bytes": m.device_bytes,
         "ram_known": int(m.ram_bytes is not None),
     }
+    if m.kind == "gpu":
+        # Decode speed follows memory bandwidth, which "a 24 GB GPU" does not say.
+        out["gpu_bandwidth_known"] = int(bool(m.boards) and all(b.bandwidth_gbs for b in m.boards))
     if m.gpu is not None:
         g = m.gpu
         out.update(
@@ -72,7 +75,10 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
             gpu_nvlink=int(g.nvlink),
             gpu_display=int(g.drives_display and not g.laptop),
             gpu_laptop=int(g.laptop),
-            gpu_watts=round((g.tdp_w or 0) * m.count),
+            gpu_watts=round(sum(b.tdp_w or 0 for b in m.boards)),
+            # Different models never share an NVLink bridge; the machine's name lists them.
+            gpu_mixed=int(m.mixed),
+            gpu_set=m.name,
         )
     if m.apple is not None:
         out["apple_limit_bytes"] = m.device_bytes - OS_RESERVE_BYTES

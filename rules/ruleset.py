@@ -289,6 +289,14 @@ RULES: tuple[Rule, ...] = (
         group="ladder",
     ),
     # Hardware notes.
+    Rule(
+        "speed_needs_gpu_model",
+        41,
+        lambda: (
+            _llm() & (m.task == "inference") & (m.device == "gpu") & (m.gpu_bandwidth_known == 0)
+        ),
+        group="hardware",
+    ),
     Rule("no_bf16", 41, lambda: _llm() & (m.device == "gpu") & (m.gpu_bf16 == 0), group="hardware"),
     Rule(
         "no_flash_attention",
@@ -299,8 +307,12 @@ RULES: tuple[Rule, ...] = (
         group="hardware",
     ),
     Rule(
-        "no_nvlink", 43, lambda: _llm() & (m.gpu_count > 1) & (m.gpu_nvlink == 0), group="hardware"
+        "no_nvlink",
+        43,
+        lambda: _llm() & (m.gpu_count > 1) & (m.gpu_nvlink == 0) & (m.gpu_mixed == 0),
+        group="hardware",
     ),
+    Rule("no_nvlink_mixed", 43, lambda: _llm() & (m.gpu_mixed == 1), group="hardware"),
     Rule(
         "display_gpu",
         44,

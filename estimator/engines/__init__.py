@@ -37,7 +37,9 @@ def canonical(name: str) -> str | None:
 
 
 def get(name: str) -> Engine:
-    engine = ENGINES.get(name)
+    """The engine of a registry name or of what someone typed for it (a workload the planner
+    gets may still carry "gguf" or "tabbyapi")."""
+    engine = ENGINES.get(canonical(name) or name)
     if engine is None:
         raise EstimatorError(
             "unknown_engine", engine=name[:30], task="inference", known=list(ENGINES)

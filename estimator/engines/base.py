@@ -96,6 +96,11 @@ class Engine(Protocol):
     @property
     def offloads_experts(self) -> bool: ...
 
+    # Layers kept in CPU RAM are copied to the GPU and run there at every forward pass, instead
+    # of running on the CPU.
+    @property
+    def streams_offload(self) -> bool: ...
+
     # Weight formats, best quality first, for the searches.
     @property
     def ladder(self) -> tuple[str, ...]: ...
@@ -157,6 +162,7 @@ class EngineBase:
     parallelism = "layers"
     offloads_layers = False
     offloads_experts = False
+    streams_offload = False
     ladder: tuple[str, ...] = ()
     # MLA models cache the latent (absorbed projections) unless the engine expands the heads.
     mla_latent = True
@@ -175,8 +181,7 @@ class EngineBase:
         low = self.min_compute_capability
         if low is None or machine.kind != "gpu":
             return True
-        gpus = list(machine.cards) or ([machine.gpu] if machine.gpu else [])
-        return all(_capability(g.compute_capability) >= low for g in gpus)
+        return all(_capability(g.compute_capability) >= low for g in machine.boards)
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"

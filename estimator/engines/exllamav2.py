@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..hardware.types import Machine
 from ..memory.activations import layer_peak_per_token
 from ..memory.inference import InferencePlan, kv_note, layered
-from ..memory.kv_cache import kv_cache
+from ..memory.kv_cache import kv_cache, round_up
 from ..memory.notes import weights_note
 from ..models.types import Architecture
 from ..precision import EXL2_HEAD_BITS, WeightFormat, exl2_name, weight_bytes
@@ -105,15 +105,19 @@ class ExLlamaV2(EngineBase):
         )
 
     def command(self, launch: Launch) -> str:
+        # TabbyAPI's command line spells its config keys with hyphens (common/args.py
+        # init_argparser: field_name.replace("_", "-")); its config refuses a cache_size that is
+        # not a multiple of 256 (common/config_models.py ModelConfig.cache_size), which is also
+        # the cache the estimate allocated.
         folder = f"{launch.model}-{launch.precision}"
         parts = [
-            f"python main.py --model_name {folder}",
-            f"--max_seq_len {launch.context}",
-            f"--cache_size {launch.context * launch.sequences}",
-            f"--cache_mode {CACHE_MODES.get(launch.kv_precision, 'FP16')}",
+            f"python main.py --model-name {folder}",
+            f"--max-seq-len {launch.context}",
+            f"--cache-size {round_up(launch.context, CACHE_UNIT) * launch.sequences}",
+            f"--cache-mode {CACHE_MODES.get(launch.kv_precision, 'FP16')}",
         ]
         if launch.gpus > 1:
-            parts.append("--gpu_split_auto true")
+            parts.append("--gpu-split-auto true")
         return " ".join(parts)
 
 

@@ -64,7 +64,16 @@ GPU_PREFILL = Factor(
 class LlamaCpp(EngineBase):
     name = "llama.cpp"
     label = "llama.cpp"
-    aliases: tuple[str, ...] = ("llamacpp", "llama-cpp", "llama-server", "gguf", "lmstudio")
+    # LM Studio runs GGUF files on llama.cpp (and MLX on a Mac, which the answer plans anyway).
+    aliases: tuple[str, ...] = (
+        "llamacpp",
+        "llama-cpp",
+        "llama-server",
+        "gguf",
+        "lmstudio",
+        "lm studio",
+        "lm-studio",
+    )
     devices = frozenset({"gpu", "apple", "cpu"})
     int_formats: Mapping[str, str] = {
         "int4": "q4_k_m",

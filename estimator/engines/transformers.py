@@ -54,6 +54,9 @@ class Transformers(EngineBase):
     kv_precisions = frozenset({"bf16", "fp16", "fp32", "int8"})
     kv8 = "int8"
     offloads_layers = True
+    # accelerate's AlignDevicesHook (accelerate/hooks.py, offload=True) copies the weights of a
+    # layer mapped to "cpu" onto the execution GPU in pre_forward and drops them in post_forward.
+    streams_offload = True
     ladder = ("bf16", "fp8", "int8", "nf4")
     # transformers' DeepSeek implementation caches full per-head K and V.
     mla_latent = False

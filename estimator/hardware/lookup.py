@@ -24,12 +24,16 @@ def find_gpu(text: str) -> Gpu | None:
 
 
 def apple_config(chip: str, memory_gb: float | None) -> tuple[AppleChip, int]:
-    """The variant of `chip` that comes with `memory_gb` and that memory in GB; with no memory
-    said, the smallest configuration, so a "fits" is never too optimistic."""
+    """The variant of `chip` that comes with `memory_gb` and that memory in GB, or of its Pro or
+    Max when only they come with it; with no memory said, the smallest configuration, so a
+    "fits" is never too optimistic."""
     variants = [c for c in apple_chips() if c.chip == chip]
     if memory_gb is not None:
         gb = round(memory_gb)
-        for c in variants:
+        # "MacBook Pro M3 18GB" is the M3 Pro: a memory only the Pro or Max of the generation
+        # comes with names it (the caller notes the change of chip).
+        siblings = [c for c in apple_chips() if c.chip in (f"{chip} Pro", f"{chip} Max")]
+        for c in variants + siblings:
             if gb in c.memory_options_gb or gb == c.max_memory_gb:
                 return c, gb
         raise EstimatorError(

@@ -176,6 +176,9 @@ def _apple(apple: AppleMention) -> Machine:
     notes: tuple[Note, ...] = ()
     if apple.memory_gb is None:
         notes = (Note("apple_memory_assumed", {"chip": chip.chip, "memory_gb": gb}),)
+    elif chip.chip != apple.chip.chip:
+        said = {"said": apple.chip.chip, "chip": chip.chip, "memory_gb": gb}
+        notes = (Note("apple_sibling_chip", said),)
     return Machine("apple", f"{chip.chip} {gb}GB", gb * GIB, 1, gb * GIB, apple=chip, notes=notes)
 
 

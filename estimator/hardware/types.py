@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..result import Note
 from ..vocabulary import GIB
@@ -138,3 +138,16 @@ class Machine:
         if self.cards:
             return tuple(c.memory_bytes for c in self.cards)
         return (self.device_bytes,) * (self.count if self.kind == "gpu" else 1)
+
+    @property
+    def boards(self) -> tuple[Gpu, ...]:
+        """Every GPU of the machine, one entry per card (empty when it has no catalog GPU)."""
+        if self.cards:
+            return self.cards
+        return (self.gpu,) * self.count if self.kind == "gpu" and self.gpu is not None else ()
+
+    def more_of_first(self, count: int) -> Machine:
+        """`count` GPUs like the first card: how many GPUs "of the user's kind" a plan adds. A
+        mixed set's name ("A + B") and cards no longer describe it."""
+        name = self.gpu.name if self.gpu is not None else self.name
+        return replace(self, name=name, count=count, cards=())

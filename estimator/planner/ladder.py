@@ -75,7 +75,7 @@ def training(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
         )
         count = inverse.gpus_needed(sharded, m.gpu, m.ram_bytes, MAX_GPUS)
         if count.value is not None and count.estimate is not None and count.value > m.count:
-            more = replace(m, count=count.value)
+            more = m.more_of_first(count.value)
             out.append(Alternative("zero3", sharded, more, count.estimate, {"gpus": count.value}))
         out.append(_try("offload", replace(w, engine="deepspeed", zero=2, offload=True), m))
     out.append(_cloud(w))
@@ -136,7 +136,7 @@ def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
                 Alternative(
                     "tensor_parallel",
                     split,
-                    replace(m, count=tp.value),
+                    m.more_of_first(tp.value),
                     tp.estimate,
                     {"gpus": tp.value, "split_engine": split.engine or engine},
                 )

@@ -173,7 +173,7 @@ def _elsewhere(w: Workload, machine: Machine | None, asked: Workload, cloud: boo
                 and found.estimate is not None
                 and found.value > machine.count
             ):
-                bigger = replace(machine, count=found.value, cards=())
+                bigger = machine.more_of_first(found.value)
                 out.append(_plan(Option(variant, bigger, found.estimate), MORE_GPUS, asked))
         if cloud:
             rented = inverse.cheapest_cloud(variant)

@@ -160,3 +160,22 @@ def test_a_mixed_set_quotes_the_fullest_cards_room_beside_its_need(arch):
     assert advice.fact["per_device_bytes"] == fullest.components.total
     assert advice.fact["usable_bytes"] == fullest.usable_bytes
     assert advice.fact["per_device_bytes"] <= advice.fact["usable_bytes"]
+
+
+def test_a_mixed_set_draws_each_cards_power_and_is_named_as_itself(arch):
+    hw = machine(gpu="RTX 4090 + RTX 3090")
+    advice = advise(Workload(model=arch("Qwen2.5-14B"), task="inference"), hw)
+    # Board power from the catalog: 450 W (4090) + 350 W (3090), not 2 x 450 W.
+    assert advice.fact["gpu_watts"] == 800
+    assert advice.fact["gpu_set"] == "GeForce RTX 4090 + GeForce RTX 3090"
+    rules = [r.rule for r in advice.recommendations]
+    assert "no_nvlink_mixed" in rules and "no_nvlink" not in rules
+
+
+def test_a_gpu_known_by_its_memory_alone_asks_for_the_model_for_a_speed(arch):
+    w = Workload(model=arch("Qwen3-30B-A3B"), task="inference")
+    unnamed = advise(w, machine(gpu_memory_gb=24, ram_gb=64))
+    assert unnamed.fact["gpu_bandwidth_known"] == 0
+    assert "speed_needs_gpu_model" in [r.rule for r in unnamed.recommendations]
+    named = advise(w, machine(gpu="RTX 3090", ram_gb=64))
+    assert "speed_needs_gpu_model" not in [r.rule for r in named.recommendations]

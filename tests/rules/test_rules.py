@@ -125,13 +125,28 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             {"task": "inference", "device": "gpu", "verdict": "does_not_fit", "ram_known": 0},
             {"task": "inference", "device": "gpu", "verdict": "does_not_fit", "ram_known": 1},
         ),
+        (
+            "speed_needs_gpu_model",
+            {"task": "inference", "device": "gpu", "gpu_bandwidth_known": 0},
+            {"task": "inference", "device": "gpu", "gpu_bandwidth_known": 1},
+        ),
         ("no_bf16", {"device": "gpu", "gpu_bf16": 0}, {"device": "gpu", "gpu_bf16": 1}),
         (
             "no_flash_attention",
             {"gpu_fa2": "no", "task": "inference", "context": 8193},
             {"gpu_fa2": "no", "task": "inference", "context": 8192},
         ),
-        ("no_nvlink", {"gpu_count": 2, "gpu_nvlink": 0}, {"gpu_count": 1, "gpu_nvlink": 0}),
+        (
+            "no_nvlink",
+            {"gpu_count": 2, "gpu_nvlink": 0, "gpu_mixed": 0},
+            {"gpu_count": 1, "gpu_nvlink": 0, "gpu_mixed": 0},
+        ),
+        # A 3090 has an NVLink connector, but no bridge joins it to a 4090.
+        (
+            "no_nvlink_mixed",
+            {"gpu_count": 2, "gpu_nvlink": 1, "gpu_mixed": 1},
+            {"gpu_count": 2, "gpu_nvlink": 1, "gpu_mixed": 0},
+        ),
         (
             "display_gpu",
             {"gpu_display": 1, "verdict": "tight"},

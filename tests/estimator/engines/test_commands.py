@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 
 import pytest
@@ -118,3 +119,158 @@ def test_every_rung_of_the_ladder_resolves_and_names_its_format(arch, name):
         assert command
         if precision in ("bf16",):
             assert "meta-llama/Llama-3.1-8B" in command
+
+
+# What each engine's command says about the estimate's inputs, read back from its words: the
+# weight format, the context of one sequence, the KV cache type, the GPUs and the share of each
+# GPU. A key is absent when the engine's command does not state it (llama.cpp, Ollama and
+# transformers use every visible GPU; only vLLM and SGLang take a share of memory).
+_QUANTIZATION_REPO = {"AWQ": "awq", "GPTQ 8-bit": "gptq-int8"}
+
+
+def _vllm_format(command: str, f: dict[str, str]) -> str:
+    # The checkpoint, or "<AWQ checkpoint of ...>" naming what to fetch.
+    found = re.search(r"(?:serve|--model-path) (<[^>]*>|\S+)", command)
+    assert found is not None
+    repo = found.group(1)
+    if "--quantization" in f:
+        return f["--quantization"]
+    named = [fmt for word, fmt in _QUANTIZATION_REPO.items() if word in repo]
+    return named[0] if named else ("fp16" if f.get("--dtype") == "float16" else "bf16")
+
+
+def _read_vllm(command: str) -> dict[str, object]:
+    _, f = flags(command)
+    return {
+        "precision": _vllm_format(command, f),
+        "context": int(f["--max-model-len"]),
+        "kv_precision": f.get("--kv-cache-dtype", "bf16"),
+        "gpus": int(f.get("--tensor-parallel-size", "1")),
+        "utilization": float(f["--gpu-memory-utilization"]),
+    }
+
+
+def _read_sglang(command: str) -> dict[str, object]:
+    _, f = flags(command)
+    # SGLang names vLLM's fp8 KV cache by its element type.
+    kv = {"fp8_e4m3": "fp8"}.get(f.get("--kv-cache-dtype", ""), "bf16")
+    return {
+        "precision": _vllm_format(command, f),
+        "context": int(f["--context-length"]),
+        "kv_precision": kv,
+        "gpus": int(f.get("--tp", "1")),
+        "utilization": float(f["--mem-fraction-static"]),
+    }
+
+
+def _read_llamacpp(command: str) -> dict[str, object]:
+    _, f = flags(command)
+    slots = int(f.get("--parallel", "1"))
+    assert f.get("--cache-type-k") == f.get("--cache-type-v")
+    return {
+        "precision": f["-m"].removesuffix(".gguf").rsplit("-", 1)[1].lower(),
+        # llama-server's -c is the total over its slots.
+        "context": int(f["-c"]) // slots,
+        "kv_precision": f.get("--cache-type-k", "fp16"),
+    }
+
+
+def _read_ollama(command: str) -> dict[str, object]:
+    env = dict(w.split("=", 1) for w in shlex.split(command) if "=" in w)
+    run = shlex.split(command)[-1]
+    quant = run.split(":")[1].split("-")[-1]
+    # A bare library tag ("llama3.1:8b") is Ollama's Q4_K_M download (ollama.com/library).
+    precision = {"fp16": "f16"}.get(quant.lower(), quant.lower()) if "-" in run else "q4_k_m"
+    return {
+        "precision": precision,
+        "context": int(env["OLLAMA_CONTEXT_LENGTH"]),
+        "kv_precision": env.get("OLLAMA_KV_CACHE_TYPE", "fp16"),
+    }
+
+
+def _read_mlx(command: str) -> dict[str, object]:
+    _, f = flags(command)
+    # mlx_lm.server grows its KV cache as the context does: no context to state.
+    return {"precision": f"mlx_q{f['--q-bits']}" if "-q" in f else "bf16"}
+
+
+def _read_transformers(command: str) -> dict[str, object]:
+    load = {
+        "load_in_4bit=True": "nf4",
+        "load_in_8bit=True": "int8",
+        "FineGrainedFP8Config": "fp8",
+        "torch.float16": "fp16",
+    }
+    precision = next((fmt for word, fmt in load.items() if word in command), "bf16")
+    return {
+        "precision": precision,
+        "context": int(command.split("max_length=")[1].split(",")[0].rstrip(")")),
+        "kv_precision": "int8" if '"nbits": 8' in command else "bf16",
+    }
+
+
+def _read_exllamav2(command: str) -> dict[str, object]:
+    _, f = flags(command)
+    cache = {"FP16": "fp16", "Q8": "q8_0", "Q6": "q6", "Q4": "q4_0"}
+    # TabbyAPI refuses a cache that is not a multiple of 256 tokens or shorter than one sequence.
+    assert int(f["--cache-size"]) % 256 == 0
+    assert int(f["--cache-size"]) >= int(f["--max-seq-len"])
+    return {
+        "precision": f["--model-name"].rsplit("-", 1)[1],
+        "context": int(f["--max-seq-len"]),
+        "kv_precision": cache[f["--cache-mode"]],
+        "gpus": 2 if f.get("--gpu-split-auto") == "true" else 1,
+    }
+
+
+READERS = {
+    "vllm": _read_vllm,
+    "sglang": _read_sglang,
+    "llama.cpp": _read_llamacpp,
+    "ollama": _read_ollama,
+    "mlx": _read_mlx,
+    "transformers": _read_transformers,
+    "exllamav2": _read_exllamav2,
+}
+
+
+def test_every_engine_has_a_reader():
+    assert set(READERS) == set(engines.ENGINES)
+
+
+@pytest.mark.parametrize(
+    ("name", "precision", "eight_bit_kv"),
+    [
+        (name, precision, eight_bit_kv)
+        for name, engine in engines.ENGINES.items()
+        for precision in engine.ladder
+        for eight_bit_kv in (False, True)
+    ],
+)
+def test_every_rung_launches_what_was_estimated(arch, name, precision, eight_bit_kv):
+    """6,000 tokens (not a multiple of any engine's block), three users, 80% of two H100s (an
+    M2 Max for MLX), with the default or the 8-bit KV cache: the command states each."""
+    engine = engines.get(name)
+    on_gpu = "gpu" in engine.devices
+    w = Workload(
+        model=arch("Llama-3.1-8B"),
+        task="inference",
+        engine=name,
+        precision=precision,
+        kv_precision=engine.kv8 if eight_bit_kv else None,
+        context=6000,
+        concurrency=3,
+        gpu_memory_utilization=0.8,
+    )
+    est = estimate(w, machine(gpu="H100", gpus=2) if on_gpu else machine(gpu="M2 Max 64GB"))
+    i = est.inputs
+    stated = READERS[name](engines.command(est))
+    expected = {
+        "precision": i.precision,
+        "context": i.context,
+        "kv_precision": i.kv_precision,
+        "gpus": i.gpu_count,
+        "utilization": i.gpu_memory_utilization,
+    }
+    assert stated == {key: expected[key] for key in stated}
+    assert {"precision", "context"} <= set(stated) or name == "mlx"

@@ -58,11 +58,11 @@ def test_tabbyapi_command(arch):
     )
     words, f = flags(engines.command(estimate(w, machine(gpu="RTX 3090", gpus=2))))
     assert words[:2] == ["python", "main.py"]
-    assert f["--model_name"] == "Qwen2.5-32B-exl2_4bpw"
-    assert f["--max_seq_len"] == "32768"
-    assert f["--cache_size"] == "65536"
-    assert f["--cache_mode"] == "Q8"
-    assert f["--gpu_split_auto"] == "true"
+    assert f["--model-name"] == "Qwen2.5-32B-exl2_4bpw"
+    assert f["--max-seq-len"] == "32768"
+    assert f["--cache-size"] == "65536"
+    assert f["--cache-mode"] == "Q8"
+    assert f["--gpu-split-auto"] == "true"
 
 
 def test_exl2_picks_exllamav2_on_its_own(arch):

@@ -2,10 +2,12 @@
 parallel bounded by the smallest card, the slowest card bounding speed."""
 
 from estimator import engines
+from estimator.cost import electricity, purchase
 from estimator.estimate import estimate
-from estimator.hardware.catalog import find_gpu
+from estimator.hardware.catalog import find_gpu, machine
 from estimator.hardware.types import Machine
 from estimator.memory import constants as k
+from estimator.planner import MORE_GPUS, plans
 from estimator.report import report
 from estimator.workload import Workload
 
@@ -93,3 +95,24 @@ def test_tensor_parallel_runs_at_the_slowest_card(arch):
         ),
     ).speed.decode_per_sequence
     assert mixed.high == slow.high
+
+
+def test_power_and_price_add_up_each_card():
+    hw = _mixed("RTX 4090", "RTX 3090")
+    # Catalog board power 450 W + 350 W; launch prices 1,599 + 1,499 USD.
+    power = electricity(hw, 0.16, None)
+    assert power is not None and power.watts == 800 and power.per_hour == 0.8 * 0.16
+    bought = purchase(hw, 2.0)
+    assert bought is not None and bought.usd == 3098 and bought.verified
+    assert bought.break_even_hours == 3098 / 2.0
+
+
+def test_more_gpus_are_more_of_the_first_card_by_its_own_name(arch):
+    # No RAM given: nothing offloads, so 405B plans more GPUs.
+    hw = machine(gpu="RTX 4090 + RTX 3090")
+    w = Workload(model=arch("Llama-3.1-405B"), task="inference", engine="vllm")
+    more = [p for p in plans(w, hw) if p.kind == MORE_GPUS]
+    assert more
+    for p in more:
+        assert p.machine.name == "GeForce RTX 4090" and not p.machine.cards
+        assert p.machine.device_capacities == (hw.cards[0].memory_bytes,) * p.machine.count

@@ -6,6 +6,7 @@ from importlib import resources
 
 import pytest
 
+from estimator.estimate import estimate
 from estimator.hardware.catalog import (
     apple_chips,
     cloud_instances,
@@ -16,6 +17,8 @@ from estimator.hardware.catalog import (
 )
 from estimator.hardware.names import gpu_phrases, names_of
 from estimator.hardware.reader import read_hardware
+from estimator.memory import constants as k
+from estimator.workload import Workload
 
 
 def test_at_least_120_gpus_each_with_a_source_memory_and_bandwidth():
@@ -125,6 +128,21 @@ def test_unified_memory_pcs_are_not_128_gb_cuda_gpus():
     assert strix.memory_gib == 128 and strix.memory_bytes == 96 * 2**30
     assert find_gpu("Jetson AGX Orin 64GB").unified and not find_gpu("RTX 4090").unified
     assert not spark.discrete and not find_gpu("Orin Nano").discrete and find_gpu("4090").discrete
+
+
+def test_an_orin_nano_leaves_its_programs_what_a_booted_board_has_free(arch):
+    """free -h on a headless Orin Nano 8GB: 6.6 GiB available of the 8 GB module; less the
+    CUDA context (426 MiB) that leaves 6.6 - 0.416 = 6.18 GiB for a model (was 8 - 0.416 =
+    7.58)."""
+    for name in ("Orin Nano", "Orin Nano Super"):
+        nano = find_gpu(name)
+        assert nano.memory_gib == 8 and nano.memory_bytes == round(6.6 * 2**30)
+        assert "jetson-containers issue #342" in nano.source
+    hw = machine(gpu="Orin Nano")
+    w = Workload(model=arch("Llama-3.2-1B"), task="inference")
+    usable = estimate(w, hw).devices[0].usable_bytes
+    assert usable == round(6.6 * 2**30) - k.CUDA_CONTEXT_BYTES
+    assert [n.key for n in hw.notes] == ["unified_share"]
 
 
 def test_sxm_pcie_and_nvl_boards_keep_their_own_bandwidth():

@@ -5,6 +5,7 @@ import pytest
 
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import find_gpu, machine
+from estimator.result import Note
 
 GIB = 2**30
 
@@ -101,6 +102,36 @@ def test_apple_chips_with_their_memory_or_the_smallest():
     with pytest.raises(EstimatorError) as refused:
         machine(gpu="M2 Max 40GB")
     assert refused.value.code == "apple_memory_not_offered"
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "notes"),
+    [
+        # apple.json: the M3 comes with 8/16/24 GB, the M3 Pro with 18/36, the M3 Max with
+        # 36-128; the M4 with 16/24/32.
+        (
+            "macbook pro m3 18gb",
+            "M3 Pro 18GB",
+            [Note("apple_sibling_chip", {"said": "M3", "chip": "M3 Pro", "memory_gb": 18})],
+        ),
+        (
+            "M3 48GB",
+            "M3 Max 48GB",
+            [Note("apple_sibling_chip", {"said": "M3", "chip": "M3 Max", "memory_gb": 48})],
+        ),
+        ("M4 24GB", "M4 24GB", []),
+    ],
+)
+def test_a_memory_only_the_pro_or_max_comes_with_names_that_chip(said, name, notes):
+    m = machine(gpu=said)
+    assert (m.name, list(m.notes)) == (name, notes)
+
+
+def test_a_memory_no_chip_of_the_generation_has_is_refused_with_the_chips_options():
+    with pytest.raises(EstimatorError) as refused:
+        machine(gpu="M3 20GB")
+    assert refused.value.code == "apple_memory_not_offered"
+    assert refused.value.params["options"] == [8, 16, 24]
 
 
 def test_a_cpu_device_comes_with_one_of_its_ram_sizes():
