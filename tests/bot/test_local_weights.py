@@ -79,10 +79,11 @@ def test_a_safetensors_folder_gives_the_exact_stored_bytes(tmp_path):
     assert est.components.weights == 2 * PARAMS
 
 
-def test_a_gguf_file_gives_its_architecture_and_exact_bytes(tmp_path):
+def _write_llama_gguf(path) -> int:
+    """A two-layer Llama GGUF in Q8_0 (its norms in F32), as llama.cpp's converter writes
+    one; returns the tensor bytes."""
     import gguf
 
-    path = tmp_path / "tiny-Q8_0.gguf"
     writer = gguf.GGUFWriter(str(path), "llama")
     writer.add_block_count(L)
     writer.add_embedding_length(H)
@@ -111,6 +112,12 @@ def test_a_gguf_file_gives_its_architecture_and_exact_bytes(tmp_path):
     writer.write_kv_data_to_file()
     writer.write_tensors_to_file()
     writer.close()
+    return total_bytes
+
+
+def test_a_gguf_file_gives_its_architecture_and_exact_bytes(tmp_path):
+    path = tmp_path / "tiny-Q8_0.gguf"
+    total_bytes = _write_llama_gguf(path)
     choice = resolve_model(str(path))
     arch = choice.architecture
     assert arch.params == PARAMS and arch.measured_params == PARAMS
@@ -120,6 +127,23 @@ def test_a_gguf_file_gives_its_architecture_and_exact_bytes(tmp_path):
         Workload(model=arch, task="inference", engine="llama.cpp", precision="q8_0"), None
     )
     assert est.components.weights == total_bytes
+
+
+def test_a_gguf_file_runs_in_its_own_format_on_llamacpp_by_default(tmp_path):
+    path = tmp_path / "tiny-Q8_0.gguf"
+    total_bytes = _write_llama_gguf(path)
+    arch = resolve_model(str(path)).architecture
+    est = estimate(Workload(model=arch, task="inference"), None)
+    assert (est.inputs.engine, est.inputs.precision) == ("llama.cpp", "q8_0")
+    assert est.components.weights == total_bytes
+    note = next(n for n in est.assumptions if n.key == "engine_for_gguf")
+    assert note.params == {"engine": "llama.cpp", "precision": "GGUF Q8_0"}
+    # "int8" leaves the format to the engine; a named format or engine is what was asked.
+    est = estimate(Workload(model=arch, task="inference", precision="int4"), None)
+    assert (est.inputs.engine, est.inputs.precision) == ("llama.cpp", "q4_k_m")
+    est = estimate(Workload(model=arch, task="inference", engine="vllm"), None)
+    assert est.inputs.engine == "vllm"
+    assert not any(n.key == "engine_for_gguf" for n in est.assumptions)
 
 
 def test_a_split_gguf_without_its_other_shards_is_refused(tmp_path):
