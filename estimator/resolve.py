@@ -54,6 +54,11 @@ def _engine(w: Workload, machine: Machine | None, notes: list[Note]) -> str:
             raise EstimatorError("engine_not_on_hardware", engine=w.engine, hardware=machine.name)
         return w.engine
     needed = _format_engine(w, machine) if w.task == "inference" else None
+    if needed is None and _own_gguf(w):
+        # A GGUF file runs as it is on llama.cpp; transformers would have to dequantize it.
+        fmt = weight_format(str(w.model.measured_format))
+        notes.append(Note("engine_for_gguf", {"engine": "llama.cpp", "precision": fmt.label}))
+        return "llama.cpp"
     if needed:
         notes.append(Note("engine_for_format", {"engine": needed}))
         return needed
@@ -85,6 +90,14 @@ def _format_engine(w: Workload, machine: Machine | None) -> str | None:
     if runs(engines.get("transformers")):
         return None
     return next((e.name for e in engines.on(machine) if runs(e)), None)
+
+
+def _own_gguf(w: Workload) -> bool:
+    """Whether the model is a GGUF file read from disk and the question names no other
+    format for it ("int4"/"int8" leave the choice to the engine)."""
+    if w.task != "inference" or w.model.measured_source != "gguf" or not w.model.measured_format:
+        return False
+    return w.precision is None or w.precision.strip().lower() in _INT_WORDS
 
 
 def _default_engine(w: Workload, machine: Machine | None) -> str:

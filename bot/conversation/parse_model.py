@@ -10,7 +10,13 @@ from estimator.models import catalog
 from estimator.names import tokens
 
 _HF_ID = re.compile(r"(?<![\w./-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
-_CONFIG = re.compile(r"(?<!\S)(\S*config\.json)(?!\S)")
+# A path as typed in a terminal: quoted when it holds spaces, else one word, which may end in
+# the sentence's punctuation ("can I run ./model.gguf?").
+_QUOTED = re.compile(r"""(?<!\S)["'`“‘]([^"'`“”‘’\n]{2,1000})["'`”’](?=\s|$|[?!.,;:])""")
+_LEADING = "\"'`([<“‘"
+_TRAILING = "\"'`)]>,;:!?.”’"
+_PATH_STARTS = ("/", "./", "../", "~/")
+_PATH_ENDS = (".gguf", "config.json")
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-_]*[a-z0-9]|[a-z0-9]")
 _SIZE = re.compile(r"^(\d+(?:[.,]\d+)?)([bmt])$")
 SIZE_WORDS = re.compile(
@@ -85,14 +91,38 @@ MAX_WINDOW = 6
 _FUZZY_CUTOFF = 75
 
 
+def _path_shaped(text: str) -> bool:
+    """Written as a file or folder: from the root, the current or the home folder, or a GGUF
+    file or config.json by name (on disk or not: only the terminal's model source looks)."""
+    if text.lower().endswith(_PATH_ENDS):
+        return True
+    # One word after a slash is a chat command ("/help", "/start"), not a model's folder.
+    if text.startswith("/") and "/" not in text.strip("/"):
+        return False
+    return text.startswith(_PATH_STARTS) and any(c.isalnum() for c in text)
+
+
+def local_path(original: str) -> str | None:
+    """A file or folder the message names, as written (case kept), or None; the disk is never
+    read here, so a Telegram message learns nothing of the server's files."""
+    for m in _QUOTED.finditer(original):
+        if _path_shaped(m.group(1).strip()):
+            return m.group(1).strip()
+    for word in original.split():
+        word = word.lstrip(_LEADING).rstrip(_TRAILING)
+        if _path_shaped(word):
+            return word
+    return None
+
+
 def hf_id(original: str) -> str | None:
-    """A path to a config.json, or an 'org/name' Hugging Face id, as written; never a rate
-    or a fraction ("tokens/s", "24/7")."""
+    """A local path (a GGUF file, a model folder, a config.json), or an 'org/name' Hugging
+    Face id, as written; never a rate or a fraction ("tokens/s", "24/7")."""
     from ..model_source import is_hub_id
 
-    m = _CONFIG.search(original)
-    if m:
-        return m.group(1)
+    path = local_path(original)
+    if path is not None:
+        return path
     return next((m.group(1) for m in _HF_ID.finditer(original) if is_hub_id(m.group(1))), None)
 
 

@@ -68,7 +68,7 @@ def resolve_model(
     lookup (a per-user HubLimiter's allow); False refuses it with a polite reason."""
     text = text.strip() if isinstance(text, str) else text
     if isinstance(text, str) and text and not files and _written_as_path(text):
-        raise EstimatorError("config_local_only")
+        raise EstimatorError("config_local_only" if text.endswith(".json") else "path_local_only")
     if isinstance(text, str) and text and files and (_written_as_path(text) or _on_disk(text)):
         return local.from_path(Path(text).expanduser())
     choice = lookup.find(text)

@@ -1,9 +1,10 @@
-"""A model on the terminal user's disk: a config.json, a model folder (config.json and its
-safetensors shards, whose headers give the exact tensor bytes), or a GGUF file (its own
-metadata and tensor list, read with llama.cpp's gguf package)."""
+"""A model on the terminal user's disk: a config.json or a model folder (the config and the
+safetensors shards beside it, whose headers give the exact tensor bytes), or a GGUF file or a
+folder holding one (its own metadata and tensor list, read with llama.cpp's gguf package)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from . import files
 
 MAX_SHARDS = 1000
 _FLOAT_FORMATS = {"BF16": "bf16", "F16": "fp16", "F32": "fp32"}
+_LATER_SHARD = re.compile(r"-(?!00001)\d{5}-of-\d{5}\.gguf$", re.IGNORECASE)
 
 
 def safetensors_summary(folder: Path) -> headers.TensorSummary | None:
@@ -67,26 +69,53 @@ def weights_note(arch: Architecture) -> Note:
     )
 
 
+def _only_gguf(folder: Path) -> Path | None:
+    """The one GGUF model in a folder without a config.json (its first shard when split);
+    None when there is none, refused when there are several to choose from."""
+    try:
+        ggufs = sorted(p for p in folder.iterdir() if p.name.lower().endswith(".gguf"))
+    except OSError as exc:
+        raise EstimatorError(
+            "path_unusable", path=str(folder)[:80], reason=type(exc).__name__
+        ) from exc
+    # Split files' later shards ("-00002-of-00003.gguf") belong to their first.
+    models = [p for p in ggufs if not _LATER_SHARD.search(p.name)]
+    if len(models) > 1:
+        raise EstimatorError(
+            "several_gguf", path=str(folder)[:120], files=", ".join(p.name for p in models[:4])
+        )
+    return models[0] if models else None
+
+
+def _gguf(path: Path) -> lookup.ModelChoice:
+    from .gguf_file import read_gguf
+
+    arch = read_gguf(path)
+    return lookup.ModelChoice(arch, (Note("gguf_model", {"path": str(path)}), weights_note(arch)))
+
+
 def from_path(path: Path) -> lookup.ModelChoice:
-    """The model at `path`: a GGUF file, a config.json, or a folder of config and weights."""
+    """The model at `path`: a GGUF file, a config.json (with the safetensors shards beside
+    it), a folder of config and weights, or a folder holding one GGUF model."""
     what = files.kind(path)
     if what is None:
-        raise EstimatorError("config_not_found", path=str(path)[:200])
-    if what == "file" and path.name.lower().endswith(".gguf"):
-        from .gguf_file import read_gguf
-
-        arch = read_gguf(path)
-        return lookup.ModelChoice(
-            arch, (Note("gguf_model", {"path": str(path)}), weights_note(arch))
+        raise EstimatorError(
+            "config_not_found" if path.name.endswith(".json") else "path_not_found",
+            path=str(path)[:200],
         )
+    if what == "file" and path.name.lower().endswith(".gguf"):
+        return _gguf(path)
+    if what == "dir" and files.kind(path / "config.json") is None:
+        gguf = _only_gguf(path)
+        if gguf is not None:
+            return _gguf(gguf)
     raw = files.read_config(path)
     folder = path if what == "dir" else path.parent
     name = str(raw.get("_name_or_path") or folder.resolve().name or path.stem)
     arch = config_json.from_dict(raw, name.rsplit("/", 1)[-1][:80])
     notes = [Note("config_model", {"path": str(path)})]
-    if what == "dir":
-        summary = safetensors_summary(folder)
-        if summary is not None:
-            arch = measured(arch, summary)
-            notes.append(weights_note(arch))
+    summary = safetensors_summary(folder)
+    if summary is not None:
+        arch = measured(arch, summary)
+        notes.append(weights_note(arch))
     return lookup.ModelChoice(arch, (*notes, *lookup.describe(arch)))

@@ -107,6 +107,9 @@ class LlamaCpp(EngineBase):
         return fmt.gguf or fmt.name == "mxfp4"
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
+        # A GGUF file read from disk runs in its own quantization: the bytes its tensors hold.
+        if arch.measured_source == "gguf" and arch.measured_format:
+            return arch.measured_format
         return "mxfp4" if arch.checkpoint_precision == "mxfp4" else DEFAULT_GGUF
 
     def default_kv(self, fmt: WeightFormat) -> str:
