@@ -16,7 +16,10 @@ from estimator.frameworks import ALIASES as FRAMEWORK_ALIASES
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.inverse import Answer as InverseAnswer
+from estimator.models import catalog
+from estimator.resolve import resolve
 from estimator.result import Note
+from estimator.speed import Speed, inference_speed
 from estimator.vocabulary import GB
 from estimator.workload import Workload, validate
 from rules import Advice, Situation, advise_ml
@@ -40,6 +43,38 @@ FLOAT64_BYTES = 8  # numpy's and scikit-learn's default for a numeric table
 _ON_THE_HARDWARE = frozenset({"context", "concurrency", "precision", "model"})
 
 
+def _speed_at(
+    question: str, found: InverseAnswer, work: Workload, box: Machine | None
+) -> Speed | None:
+    """How fast an inverse answer about the user's machine runs ("what can I run and how
+    fast"): the answer's model, format, engine, context and sequences on that machine."""
+    est = found.estimate
+    if box is None or est is None or question not in _ON_THE_HARDWARE:
+        return None
+    i = est.inputs
+    if i.task != "inference":
+        return None
+    model = work.model
+    if question == "model":
+        entry = catalog.find(str(found.value))
+        if entry is None:
+            return None
+        model = entry.architecture
+    at = replace(
+        work,
+        model=model,
+        engine=i.engine,
+        precision=i.precision,
+        kv_precision=i.kv_precision,
+        context=i.context,
+        concurrency=i.concurrency,
+    )
+    try:
+        return inference_speed(resolve(at, box), box, est)
+    except EstimatorError:
+        return None
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One option of a comparison, answered."""
@@ -56,6 +91,7 @@ class Outcome:
     workload: answers.WorkloadAnswer | None = None
     question: str | None = None  # the fit question, for inverse questions
     inverse: InverseAnswer | None = None  # its answer, with the estimate at that answer
+    inverse_speed: Speed | None = None  # how fast the answer's configuration runs there
     smallest_gpu: InverseAnswer | None = None  # when no hardware was given
     ml: Advice | None = None
     ml_notes: tuple[Note, ...] = ()
@@ -230,7 +266,8 @@ def answer(
                 work, box, notes, kwh_price=kwh_price, situation=situation(draft, box, from_profile)
             )
             return Outcome(draft, workload=forward, question=question, inverse=found)
-        return Outcome(draft, question=question, inverse=found)
+        speed = _speed_at(question, found, work, box)
+        return Outcome(draft, question=question, inverse=found, inverse_speed=speed)
     smallest = None
     if box is None:
         smallest = questions.answer("gpu", work, None, laptops=bool(draft.laptop))

@@ -13,6 +13,7 @@ from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
 from estimator.planner.serving import Capacity
 from estimator.result import COMPONENTS, Estimate
+from estimator.speed import Range
 from rules import Advice, Recommendation
 
 from .. import answers, questions
@@ -373,6 +374,10 @@ def _nothing_fits(
     return reply.with_body(lambda: {"inverse": inverse, **(forward.body or {})})._with_text()
 
 
+def _ends(r: Range, lang: Language) -> dict[str, str]:
+    return {"low": numbers.significant(r.low, lang), "high": numbers.significant(r.high, lang)}
+
+
 def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Language) -> Reply:
     sentence = questions.sentence(question, found, lang)
     sections = [Section(kind="inverse", items=[Item(text=sentence, primary=True)])]
@@ -385,9 +390,17 @@ def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Langua
             per_device=numbers.size(fullest.components.total, lang),
             verdict=t(f"verdict.{est.verdict}", lang),
         )
+        verdict = [Item(text=at_value)]
+        speed = outcome.inverse_speed
+        if speed is not None:
+            said = [t("plan.speed", lang, **_ends(speed.decode_per_sequence, lang))]
+            if speed.prefill is not None:
+                said.append(t("plan.prefill", lang, **_ends(speed.prefill, lang)))
+            text = "; ".join(said)
+            verdict.append(Item(text=text[:1].upper() + text[1:]))
         sections += [
             _headline(est, lang),
-            Section(kind="verdict", items=[Item(text=at_value)]),
+            Section(kind="verdict", items=verdict),
             _breakdown(est, lang),
             *_assumed(est, lang),
         ]

@@ -178,6 +178,9 @@ def _read(low: str, original: str) -> Found:
     parse_quantities.users(low, found)
     if found.get("context") or lx.search("users", said):
         found.set("running_question", True)
+    if found.get("inverse") is None and found.get("model") is None and lx.search("what_runs", said):
+        # "what can I run on a 4090", "kan ik iets draaien": no model, so the biggest that runs.
+        found.set("inverse", "largest_model")
     if found.get("inverse") == "largest_model" and found.get("task") is None:
         found.set("task", "inference")
     _classical(low, found)
@@ -256,6 +259,11 @@ def _inverse(low: str, found: Found) -> None:
             rf"\b{how_many}\s+(?:[\w-]+\s+)?(?:{lx.fragment('gpu_word')}|[a-z]*\d{{2,4}}\w*?'?s)(?!\w)",
             "gpus_needed",
         ),
+        # "how many a100 80gb do i need", "hoeveel a100 heb ik nodig".
+        (
+            rf"\b{how_many}\s+[a-z]*\d{{2,4}}\w*(?:\s+[\w-]+){{0,2}}?\s+(?:{lx.fragment('needed')})\b",
+            "gpus_needed",
+        ),
     )
     for pattern, kind in patterns:
         if re.search(pattern, low):
@@ -263,7 +271,10 @@ def _inverse(low: str, found: Found) -> None:
             break
     if lx.search("cloud", low) or lx.search("cloud_provider", low):
         found.set("cloud", True)
-        if lx.search("cheapest", low) and found.get("inverse") in (None, "smallest_gpu"):
+        # "which GPU should I rent" is answered with the instance and its price.
+        if found.get("inverse") == "smallest_gpu" or (
+            lx.search("cheapest", low) and found.get("inverse") is None
+        ):
             found.set("inverse", "cheapest_cloud")
 
 

@@ -69,6 +69,8 @@ LANGUAGE_CONCEPTS = frozenset(
         "generic_machine",
         # inverse questions
         "biggest",
+        "what_runs",
+        "needed",
         "longest",
         "how_many",
         "users",

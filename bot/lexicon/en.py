@@ -263,6 +263,20 @@ LEXICON = Lexicon(
             r"own\s+(?:machine|computer|pc|hardware)",
         ),
         "biggest": (r"biggest", r"largest", r"best", r"strongest", r"most\s+capable"),
+        # "what can I run", "can my mac run any llm": the biggest model, said without a model.
+        "what_runs": (
+            r"what\s+(?:\w+\s+)?(?:can|could|will|would)\s+(?:i|we)\s+run",
+            r"what\s+(?:models?|llms?)\s+(?:can|could|will|would)\s+(?:i|we|it)\s+(?:\w+\s+)?run",
+            r"run\s+any\s+(?:\w+\s+)?(?:models?|llms?|ai)",
+            r"run\s+anything",
+            r"(?:can|could)\s+(?:i|we)\s+run\s+(?:something|anything)",
+        ),
+        # "how many A100 80GB do I need": the GPU count, said after the GPU.
+        "needed": (
+            r"(?:do|would|will|should)\s+(?:i|we|you)\s+(?:\w+\s+)?need",
+            r"(?:are|is)\s+needed",
+            r"needed",
+        ),
         "longest": (
             r"max(?:imum)?",
             r"longest",

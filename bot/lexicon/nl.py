@@ -228,6 +228,16 @@ LEXICON = Lexicon(
             r"eigen\s+(?:machine|computer|pc|hardware)",
         ),
         "biggest": (r"grootste", r"beste", r"sterkste", r"krachtigste"),
+        "what_runs": (
+            r"(?:kan|kunnen)\s+(?:ik|we|je)\s+(?:er\s+)?(?:iets|wat)\s+(?:\w+\s+)?(?:mee\s+|op\s+)?draaien",
+            r"wat\s+(?:\w+\s+)?(?:kan|kunnen)\s+(?:ik|we|je)\s+(?:er\s+)?(?:\w+\s+)?(?:mee\s+|op\s+)?draaien",
+            r"welke\s+(?:modell?en|llms?)\s+(?:kan|kunnen)\s+(?:ik|we|je)",
+            r"(?:een|enig)\s+(?:\w+\s+)?(?:model|llm)\s+(?:\w+\s+)?draaien",
+        ),
+        "needed": (
+            r"(?:heb|hebben|heeft)\s+(?:ik|we|je|jullie)\s+(?:\w+\s+)?nodig",
+            r"nodig",
+        ),
         "longest": (
             r"max(?:imale?)?",
             r"langste",

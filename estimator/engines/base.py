@@ -107,6 +107,8 @@ class Engine(Protocol):
 
     def runs_on(self, machine: Machine | None) -> bool: ...
 
+    def runs_model(self, arch: Architecture) -> bool: ...
+
     def accepts(self, fmt: WeightFormat) -> bool: ...
 
     def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool: ...
@@ -172,6 +174,11 @@ class EngineBase:
     prefill: Mapping[str, Factor] = {}
     # The oldest NVIDIA architecture the engine's CUDA build supports (None: any).
     min_compute_capability: float | None = None
+    # The config model_types it has an implementation of (None: every architecture here).
+    model_types: frozenset[str] | None = None
+
+    def runs_model(self, arch: Architecture) -> bool:
+        return self.model_types is None or arch.model_type in self.model_types
 
     def runs_on(self, machine: Machine | None) -> bool:
         if machine is None:

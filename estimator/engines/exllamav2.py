@@ -49,6 +49,17 @@ class ExLlamaV2(EngineBase):
     kv8 = "q8_0"
     kv_unit = CACHE_UNIT
     ladder = tuple(exl2_name(b) for b in (8.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0, 2.5))
+    # The architectures exllamav2/architecture.py implements (ExLlamaV2ArchParams, by config
+    # architecture; an unknown one is loaded as Llama, which MoE, MLA and hybrid models are
+    # not): Llama, Mistral, Mixtral, Yi, Orion, Qwen2 and Qwen2(.5)-VL, Gemma 1-2, StarCoder2,
+    # Cohere 1-2, DBRX, Phi-3, GPTBigCode, GPT-2, MiniCPM, InternLM2, Granite 3 and DeciLM.
+    model_types = frozenset(
+        {
+            "llama", "mistral", "mixtral", "yi", "orion", "qwen2", "qwen2_vl", "qwen2_5_vl",
+            "gemma", "gemma2", "starcoder2", "cohere", "cohere2", "dbrx", "phi3",
+            "gpt_bigcode", "gpt2", "minicpm", "internlm2", "granite", "deci",
+        }
+    )  # fmt: skip
     # No ExLlamaV2 row in the calibration set: llama.cpp's CUDA figures (both decode at the
     # bandwidth bound with their own quantized kernels).
     decode: Mapping[str, tuple[Factor, Factor]] = {"gpu": LLAMACPP_DECODE["gpu"]}

@@ -138,13 +138,14 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     if w.engine:
         # The engine the question named: its plans alone when one of them fits.
         engine = engines.get(w.engine)
-        own = list(_engine_options(engine, w, m)) if engine.runs_on(m) else []
+        runs = engine.runs_on(m) and engine.runs_model(w.model)
+        own = list(_engine_options(engine, w, m)) if runs else []
         yield from own
         if any(o.estimate.verdict in FITTING for o in own):
             return
     for name in TRIED[m.kind]:
         engine = engines.get(name)
-        if name == w.engine or not engine.runs_on(m):
+        if name == w.engine or not (engine.runs_on(m) and engine.runs_model(w.model)):
             continue
         yield from _engine_options(engine, replace(w, engine=name), m)
 

@@ -22,11 +22,13 @@ from ..models import catalog
 from ..precision import weight_bytes, weight_format
 from ..resolve import resolve
 from ..result import Note
+from ..speed import inference_speed
 from ..vocabulary import ASSUMED_MAX_CONTEXT, FITTING, MAX_SEQUENCES, Verdict
 from ..workload import Workload
 from .context import largest
 from .inference import TRIED, Option, _first_fit, _ladder, _native, _room
 from .quality import low_bits, quality_bits
+from .rank import READING_TOKENS_S
 from .search import NODE_COUNTS
 from .serving import QUEUEING
 
@@ -51,13 +53,14 @@ def _engines(w: Workload, m: Machine | None) -> list[str]:
     """The engine the question named alone; else the default engine first, then those tried
     on this kind of device."""
     if w.engine:
-        return [w.engine] if engines.get(w.engine).runs_on(m) else []
+        named = engines.get(w.engine)
+        return [w.engine] if named.runs_on(m) and named.runs_model(w.model) else []
     first = _resolved(w, m)
     kind = m.kind if m is not None else "gpu"
     names = [first.engine] if first is not None and first.engine else []
     out = []
     for name in dict.fromkeys([*names, *TRIED[kind]]):
-        if name and engines.get(name).runs_on(m):
+        if name and engines.get(name).runs_on(m) and engines.get(name).runs_model(w.model):
             out.append(name)
     return out
 
@@ -236,8 +239,8 @@ def _current() -> list[catalog.CatalogModel]:
 
 
 def biggest_model(w: Workload, m: Machine) -> Answer[str]:
-    """The biggest current catalog model that fits on the GPUs in 4 bits or more, one with room
-    to spare before any that fits only tightly (a 32B in 4 bits with 3 GiB free before a 47B
+    """The biggest current catalog model that fits on the GPUs in 4 bits or more (on a CPU, one
+    that decodes faster than people read), one with room to spare before any that fits only tightly (a 32B in 4 bits with 3 GiB free before a 47B
     MoE with 0.3 GiB), in the best format any engine fits it in, with the biggest in the asked
     (16-bit) format beside it."""
     if w.task == "training":
@@ -250,12 +253,20 @@ def biggest_model(w: Workload, m: Machine) -> Answer[str]:
         for model in _current():
             candidate = replace(w, model=model.architecture)
             option = _best_fit(candidate, m, names, rooms, verdicts)
-            if option is not None:
+            if option is not None and (m.kind != "cpu" or _reads_along(option, m)):
                 baseline = inverse.largest_model(w, m)
                 return Answer(
                     model.name, option.estimate, baseline if baseline.value != model.name else None
                 )
     return Answer(None, None)
+
+
+def _reads_along(option: Option, m: Machine) -> bool:
+    """On a CPU a model that fits in RAM may still decode slower than people read (a 72B in
+    5 bits on dual-channel DDR5: about 1.7 tokens/s); the biggest model is one worth running."""
+    est = option.estimate
+    speed = inference_speed(resolve(option.workload, m), m, est)
+    return speed is not None and speed.decode_per_sequence.high >= READING_TOKENS_S
 
 
 def _best_fit(
@@ -270,6 +281,8 @@ def _best_fit(
     arch = candidate.model
     found = []
     for name in names:
+        if not engines.get(name).runs_model(arch):
+            continue
         rungs = [
             r
             for r in _ladder(engines.get(name), candidate, m)

@@ -36,3 +36,13 @@ def test_an_unknown_engine_is_refused_with_the_known_ones():
     with pytest.raises(EstimatorError) as refused:
         engines.get("koboldai")
     assert refused.value.code == "unknown_engine"
+
+
+def test_exllamav2_plans_only_the_architectures_it_implements(arch):
+    """exllamav2/architecture.py loads an unknown architecture as Llama, which a Llama 4 MoE or
+    DeepSeek's MLA is not: no TabbyAPI command for them, one for Mixtral and Qwen2.5."""
+    exl2 = engines.get("exllamav2")
+    assert not exl2.runs_model(arch("Llama-4-Scout-17B-16E"))
+    assert not exl2.runs_model(arch("DeepSeek-R1"))
+    assert exl2.runs_model(arch("Mixtral-8x7B-v0.1")) and exl2.runs_model(arch("Qwen2.5-32B"))
+    assert engines.get("llama.cpp").runs_model(arch("Llama-4-Scout-17B-16E"))
