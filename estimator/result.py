@@ -89,6 +89,10 @@ class Offload:
     moe_layers: int = 0
     # What stays on the fullest GPU once the rest is in RAM.
     gpu_bytes: int | None = None
+    # Training: what the RAM holds, offloaded model states (parameters, gradients, optimizer
+    # states) and offloaded activations.
+    states_ram_bytes: int = 0
+    activation_ram_bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
