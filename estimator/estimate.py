@@ -50,6 +50,7 @@ def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> In
         gpu_memory_utilization=r.utilization,
         objective=w.objective if training else None,
         parallelism=parallelism,
+        liger=training and bool(w.liger),
     )
 
 

@@ -124,6 +124,7 @@ class Inputs:
     gpu_memory_utilization: float = 0.9  # the share vLLM/SGLang may take of each GPU
     objective: str | None = None  # training: sft, dpo, grpo, ...
     parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
+    liger: bool = False  # training: Liger's fused kernels and loss applied
 
 
 @dataclass(frozen=True, slots=True)

@@ -170,8 +170,9 @@ def command(est: Estimate, machine: Machine | None) -> str:
         )
         if i.method == "qlora":
             parts[0] = parts[0][:-1] + ", bnb_4bit_quant_storage=torch.bfloat16)"
+    liger = ", use_liger_kernel=True" if i.liger else ""
     parts.append(
         f"TrainingArguments(per_device_train_batch_size={i.batch}, "
-        f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{optim})"
+        f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{liger}{optim})"
     )
     return "; ".join(parts)

@@ -211,3 +211,15 @@ def test_shards_the_memory_plan_offloads_by_itself_are_labelled_as_states(arch):
     )
     zero2 = [p for p in one if p.method == "full" and p.offload is not None]
     assert zero2 and zero2[0].offload.what == "optimizer"
+
+
+def test_liger_is_in_the_inputs_and_the_snippet(arch):
+    """TRL's TrainingArguments switch Liger on with use_liger_kernel=True."""
+    w = Workload(model=arch("Llama-3.1-8B"), task="training", method="qlora", liger=True)
+    asked = plans(w, machine(gpu="RTX 3060"))[0]
+    assert asked.estimate.inputs.liger and "use_liger_kernel=True" in asked.command
+    plain = plans(
+        Workload(model=arch("Llama-3.1-8B"), task="training", method="qlora"),
+        machine(gpu="RTX 3060"),
+    )
+    assert all("use_liger_kernel" not in p.command for p in plain)
