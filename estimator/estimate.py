@@ -50,6 +50,7 @@ def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> In
         gpu_memory_utilization=r.utilization,
         objective=w.objective if training else None,
         parallelism=parallelism,
+        liger=training and bool(w.liger),
     )
 
 
@@ -67,6 +68,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     disk_needed = managed = 0
     parallelism = None
     offloading = w.offload
+    held = (0, 0)  # training: model states and activations in RAM
     if engine is not None:
         iplan = engine.memory_plan(r, machine)
         parts, steps, ram_needed = iplan.devices, list(iplan.steps), iplan.host_only
@@ -77,6 +79,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
         disk_needed, managed = tplan.disk_bytes, tplan.managed_bytes
         parallelism = tplan.recipe.sharding.parallelism
         offloading = tplan.recipe.sharding.offload is not None
+        held = (tplan.states_ram_bytes, tplan.activation_ram_bytes)
         transient = [tplan.transient_bytes] * len(parts)
     inputs = _inputs(r, machine, parallelism)
     total = sum(parts, Components())
@@ -132,7 +135,12 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     offload = None
     ram = ram_usable(machine)
     if ram_needed or disk_needed:
-        offload = Offload(ram_needed, disk_bytes=disk_needed)
+        offload = Offload(
+            ram_needed,
+            disk_bytes=disk_needed,
+            states_ram_bytes=held[0],
+            activation_ram_bytes=held[1],
+        )
         if ram is not None and ram_needed > ram:
             verdict = "does_not_fit"
         elif offloading and verdict != "does_not_fit":

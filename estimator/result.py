@@ -89,6 +89,10 @@ class Offload:
     moe_layers: int = 0
     # What stays on the fullest GPU once the rest is in RAM.
     gpu_bytes: int | None = None
+    # Training: what the RAM holds, offloaded model states (parameters, gradients, optimizer
+    # states) and offloaded activations.
+    states_ram_bytes: int = 0
+    activation_ram_bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +124,7 @@ class Inputs:
     gpu_memory_utilization: float = 0.9  # the share vLLM/SGLang may take of each GPU
     objective: str | None = None  # training: sft, dpo, grpo, ...
     parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
+    liger: bool = False  # training: Liger's fused kernels and loss applied
 
 
 @dataclass(frozen=True, slots=True)

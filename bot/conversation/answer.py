@@ -130,7 +130,17 @@ def _settings(draft: Draft) -> tuple[dict[str, object], list[Note]]:
         fields["offload"] = draft.offload
         if draft.offload and draft.offload_to == "nvme":
             fields["offload_device"] = "nvme"
-    for name in ("grad_checkpointing", "optimizer", "lora_rank", "lora_targets"):
+    for name in (
+        "grad_checkpointing",
+        "optimizer",
+        "lora_rank",
+        "lora_targets",
+        "distributed",
+        "activation_offload",
+        "rollout_engine",
+        "group_size",
+        "generation_length",
+    ):
         value = getattr(draft, name)
         if value is not None:
             fields[name] = value

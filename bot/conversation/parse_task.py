@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from estimator.precision import exl2_name
+
 from .. import lexicon as lx
 from .reading import Found
 
@@ -91,7 +93,15 @@ def engine(low: str, found: Found) -> str:
     return low
 
 
+# ExLlamaV2's bits per weight ("4.65 bpw", "exl2 6.0bpw"): EXL2 at any rate.
+_BPW = re.compile(r"(?<![\w.])(\d{1,2}(?:\.\d{1,3})?)\s*bpw(?![\w])")
+
+
 def precision(low: str, found: Found) -> None:
+    bpw = _BPW.search(low)
+    if bpw:
+        found.set("precision", exl2_name(float(bpw.group(1))))
+        return
     # "8-bit Adam" is an optimizer, not the model's format.
     for _, concept in lx.variants("optimizer"):
         low = lx.pattern(concept).sub(" ", low)

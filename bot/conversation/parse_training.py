@@ -1,5 +1,7 @@
-"""How the model is trained, as people say it: ZeRO stage, FSDP, CPU/NVMe offload, gradient
-checkpointing on or off, the optimizer, LoRA rank and targets, packing and the batch size.
+"""How the model is trained, as people say it: ZeRO stage, FSDP, DDP or hybrid sharding, CPU/NVMe
+offload of the states or of the activations, online RL's rollout (vLLM colocated, completions per
+prompt and their length), gradient checkpointing on or off, the optimizer, LoRA rank and targets,
+packing and the batch size.
 
 A setting named without "on" or "off" is on ("with gradient checkpointing", "packing"); it is
 off after "without"/"no"/"zonder"/"geen" or before "off"/"uit"/"=False".
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from estimator.vocabulary import MAX_SEQUENCES
+from estimator.vocabulary import MAX_CONTEXT, MAX_SEQUENCES
 
 from .. import lexicon as lx
 from .parse_numbers import integer
@@ -41,7 +43,11 @@ def switched(low: str, m: re.Match[str]) -> bool:
 
 def zero(low: str, found: Found) -> str:
     """The ZeRO stage ("zero-3", "ZeRO stage 2", "deepspeed stage 3"), ZeRO-Offload and
-    ZeRO-Infinity, and FSDP's sharding strategy. Returns the text with them blanked."""
+    ZeRO-Infinity, FSDP's sharding strategy, DDP or hybrid sharding, and the rollout of online
+    RL. Returns the text with them blanked: read first, before the engine ("vllm colocated" is
+    no inference engine) and the context ("512 generated tokens" is no context length)."""
+    low = _backend(low, found)
+    low = rollout(low, found)
     stage = lx.fragment("stage")
     zero_word = lx.fragment("zero")
     m = re.search(
@@ -75,9 +81,50 @@ def zero(low: str, found: Found) -> str:
     return low
 
 
+def _backend(low: str, found: Found) -> str:
+    for value, concept in lx.variants("distributed"):
+        m = lx.search(concept, low)
+        if m:
+            found.set("distributed", value)
+            return blank(low, m)
+    return low
+
+
+def rollout(low: str, found: Found) -> str:
+    """Online RL's generations: vLLM colocated on the training GPUs ("vllm colocated",
+    "colocate"), completions per prompt ("group size 8", "16 generations per prompt") and their
+    length ("completion length 512", "1024 generated tokens"), each blanked."""
+    m = lx.search("rollout:vllm", low)
+    if m:
+        found.set("rollout_engine", "vllm")
+        low = blank(low, m)
+    link = rf"\s*(?:{lx.fragment('amount_link')}|[=:])?\s*"
+    for slot, after, before, high in (
+        ("group_size", "group_size", "per_prompt", MAX_SEQUENCES),
+        ("generation_length", "generation_length", "generated_tokens", MAX_CONTEXT),
+    ):
+        m = re.search(
+            rf"(?<![\w]){lx.fragment(after)}{link}{_NUMBER}(?![\w.])"
+            rf"|(?<![\w.]){_NUMBER}\s*{lx.fragment(before)}(?![\w])",
+            low,
+        )
+        if m:
+            value = next(g for g in m.groups() if g is not None)
+            if found.bounded(slot, integer(value), m.group(), 1, high):
+                found.set("task", "training")
+            low = blank(low, m)
+    return low
+
+
 def offload(low: str, found: Found) -> str:
     """CPU or NVMe offload of the training states; the phrase is blanked so that "offload to
-    CPU" is not read as a CPU-only machine."""
+    CPU" is not read as a CPU-only machine. Activation offloading is read first, as its own
+    setting: it moves the activations, not the optimizer states."""
+    m = lx.search("activation_offload", low)
+    if m is not None:
+        found.set("activation_offload", switched(low, m))
+        found.set("task", "training")
+        low = blank(low, m)
     target_cpu = lx.fragment("offload_target_cpu")
     target_nvme = lx.fragment("offload_target_nvme")
     phrase = re.compile(

@@ -50,7 +50,12 @@ TRAINING_SLOTS = frozenset(
         "packing",
         "framework",
         "liger",
+        "distributed",
+        "activation_offload",
         "objective",
+        "rollout_engine",
+        "group_size",
+        "generation_length",
         "examples",
         "example_tokens",
         "epochs",
@@ -105,7 +110,13 @@ class Draft(BaseModel):
     packing: bool | None = None
     framework: str | None = None  # "unsloth", "fsdp", "deepspeed", "axolotl"
     liger: bool | None = None  # Liger kernels
+    distributed: Literal["ddp", "hsdp"] | None = None  # a backend no framework name implies
+    activation_offload: bool | None = None  # activations in CPU RAM (not the optimizer states)
     objective: Objective | None = None  # what it is trained for: "dpo", "grpo"
+    # Online RL: where the generations come from, completions per prompt and their length.
+    rollout_engine: Literal["vllm"] | None = None
+    group_size: int | None = None
+    generation_length: int | None = None
     # The training data, for the training time and cost.
     examples: int | None = None
     example_tokens: int | None = None

@@ -133,6 +133,11 @@ LEXICON = Lexicon(
         "off": (r"off", r"disabled", r"false", r"turned\s+off", r"switched\s+off"),
         "on": (r"on", r"enabled", r"true", r"turned\s+on", r"switched\s+on"),
         "stage": (r"stage", r"level"),
+        "activation_offload": (
+            r"offload\w*\s+(?:of\s+)?(?:the\s+)?activations?",
+            r"activations?\s+(?:offloaded|moved)\s+to\s+(?:the\s+)?(?:cpu|ram)",
+        ),
+        "generated_tokens": (r"generated\s+tokens", r"tokens?\s+generated"),
         "offload": (r"offload\w*", r"off[\s-]?load\w*", r"spill\w*\s+to"),
         "offload_target_cpu": (r"cpu", r"ram", r"system\s+memory", r"host\s+memory"),
         "offload_target_nvme": (r"nvme", r"ssd", r"disk", r"drive"),

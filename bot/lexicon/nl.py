@@ -120,6 +120,13 @@ LEXICON = Lexicon(
         "off": (r"uit", r"uitgeschakeld", r"uitgezet", r"onwaar"),
         "on": (r"aan", r"ingeschakeld", r"aangezet"),
         "stage": (r"fase", r"stap", r"niveau"),
+        "activation_offload": (
+            r"activaties?\s+(?:naar\s+(?:de\s+|het\s+)?(?:cpu|ram)\s+)?offload\w*",
+            r"offload\w*\s+van\s+(?:de\s+)?activaties?",
+            r"activatie[\s-]?offload\w*",
+        ),
+        "group_size": (r"groepsgrootte",),
+        "generated_tokens": (r"gegenereerde\s+tokens", r"tokens?\s+gegenereerd"),
         "offload": (r"offload\w*", r"uitbested\w*", r"uitwijk\w*\s+naar", r"verplaats\w*\s+naar"),
         "offload_target_cpu": (r"cpu", r"ram", r"werkgeheugen", r"systeemgeheugen"),
         "offload_target_nvme": (r"nvme", r"ssd", r"schijf"),

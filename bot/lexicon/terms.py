@@ -68,6 +68,35 @@ TERMS: dict[str, tuple[str, ...]] = {
     "zero": (r"zero", r"deep[\s_-]?speed(?:[\s_-]zero)?", r"ds[\s_-]?zero", r"ds"),
     "zero_infinity": (r"zero[\s_-]?infinity",),
     "zero_offload": (r"zero[\s_-]?offload",),
+    # The data-parallel backend beyond ZeRO and FSDP: hybrid sharding (FSDP within a node,
+    # replicas across nodes) and plain DDP ("fully sharded data parallel" is FSDP, not DDP).
+    "distributed:hsdp": (r"hsdp", r"hybrid[\s_-]?shard(?:ing|ed)?(?:[\s_-]data[\s_-]parallel)?"),
+    "distributed:ddp": (
+        r"ddp",
+        r"(?<!sharded\s)(?<!sharded-)(?:distributed[\s_-])?data[\s_-]parallel(?:ism)?",
+    ),
+    # Activations moved to CPU RAM in the forward (torchtune enable_activation_offloading, TRL
+    # activation_offloading), which is no offload of the optimizer states.
+    "activation_offload": (
+        r"activations?[\s_-]*(?:cpu[\s_-]*)?offload\w*",
+        r"(?:enable_)?activation_offloading\s*[=:]\s*true",
+    ),
+    # Online RL: vLLM generating on the training GPUs (TRL vllm_mode="colocate"), completions per
+    # prompt (TRL num_generations) and their length (max_completion_length).
+    "rollout:vllm": (
+        r"vllm[\s_-]+(?:(?:in|as)[\s_-]+)?co[\s_-]?locat\w*(?:[\s_-]mode)?",
+        r"co[\s_-]?locat\w*[\s_-]+(?:\w+[\s_-]+)?vllm",
+        r"vllm_mode\s*=\s*[\"']?colocate[\"']?",
+        r"co[\s_-]?locat(?:e|ed|ion)",
+    ),
+    "group_size": (r"group[\s_-]?size", r"num[\s_-]?generations"),
+    "per_prompt": (r"(?:\w+\s+)?per[\s_-]prompt",),
+    "generation_length": (
+        r"(?:max[\s_-]?)?completion[\s_-]?length",
+        r"max[\s_-]?new[\s_-]?tokens",
+        r"generation[\s_-]?length",
+    ),
+    "generated_tokens": (r"completion[\s_-]?tokens",),
     "fsdp_shard_grad_op": (r"shard[\s_-]?grad[\s_-]?op",),
     "fsdp_no_shard": (r"no[\s_-]shard",),
     "grad_checkpointing": (

@@ -22,12 +22,22 @@ _SHARDING_FRAMEWORKS = frozenset({"deepspeed", "fsdp"})
 _QUIET_OFFLOAD = frozenset({"embeddings"})
 
 
+def _states_offloaded(plan: Plan) -> bool:
+    """Training with model states in CPU RAM (ZeRO-Offload, FSDP's CPU offload)."""
+    off = plan.offload
+    return off is not None and off.what.startswith(("parameters", "optimizer"))
+
+
 def _placement(plan: Plan, lang: str) -> str:
     kind = plan.parallelism
     if plan.gpus <= 1 or kind in ("single", "cpu", "unified"):
         return ""
+    offloaded = _states_offloaded(plan)
     if kind.startswith("zero"):
-        return t("plan.zero", lang, stage=kind[4:], gpus=plan.gpus)
+        key = "plan.zero_offload" if offloaded else "plan.zero"
+        return t(key, lang, stage=kind[4:], gpus=plan.gpus)
+    if kind == "fsdp" and offloaded:
+        return t("plan.fsdp_offload", lang, gpus=plan.gpus)
     key = f"plan.{kind}"
     return t(
         key if kind in ("tensor", "layers", "fsdp", "ddp") else "plan.gpus", lang, gpus=plan.gpus
@@ -78,7 +88,12 @@ def figures(plan: Plan, lang: str) -> str:
     off = plan.offload
     if off is not None and off.what not in _QUIET_OFFLOAD and off.ram_bytes > 0:
         what = t(f"plan.offload.{off.what}", lang)
-        text += t("plan.ram", lang, ram=numbers.size(off.ram_bytes, lang), what=what)
+        # RAM the question did not state: a training plan says what it asks of the machine.
+        unstated = plan.workload.task == "training" and (
+            plan.machine is not None and plan.machine.ram_bytes is None
+        )
+        key = "plan.ram_needed" if unstated else "plan.ram"
+        text += t(key, lang, ram=numbers.size(off.ram_bytes, lang), what=what)
     if plan.low_bits:
         text += "; " + t("plan.low_bits", lang, bits=int(plan.quality_bits), source=LOW_BITS_SOURCE)
     return text

@@ -68,7 +68,8 @@ def command(rec: Recommendation, est: Estimate) -> str:
     return (
         f"{quant}LoraConfig(r={i.lora_rank}, lora_alpha={2 * (i.lora_rank or 8)}, target_modules={targets}); "
         f"TrainingArguments(per_device_train_batch_size={i.batch}, gradient_checkpointing="
-        f"{bool(i.grad_checkpointing)}, {'bf16' if half == 'bfloat16' else 'fp16'}=True)"
+        f"{bool(i.grad_checkpointing)}, {'bf16' if half == 'bfloat16' else 'fp16'}=True"
+        f"{', use_liger_kernel=True' if i.liger else ''})"
     )
 
 

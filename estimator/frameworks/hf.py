@@ -8,6 +8,11 @@ recipe here and differ only in their defaults (HfDefaults, set in each framework
   (weights loaded in bf16, no upcast): 2 + 2 + AdamW moments in bf16.
 - LoRA adapters are fp32 under PEFT >= 0.12 (autocast_adapter_dtype=True, huggingface/peft PR
   #1706): 4 + 4 + 8 bytes per adapter parameter; bf16 adapters 2 + 2 + 4.
+- QLoRA: TRL's SFTTrainer calls PEFT's prepare_model_for_kbit_training (norms, embeddings and
+  lm_head upcast to fp32) only when the 4-bit base is not sharded; sharded QLoRA (FSDP, ZeRO-3)
+  skips it (trl/trainer/sft_trainer.py: "one should never call peft_module_casting_to_bf16 or
+  prepare_model_for_kbit_training when doing QLoRA + FSDP / DS-Zero3"), as Answer.AI's
+  fsdp_qlora does, so those parameters stay in the 16-bit quant storage and are sharded too.
 - Liger (use_liger_kernel / the Axolotl plugin / enable_liger_kernel) swaps in its fused RMSNorm,
   SwiGLU and fused linear cross-entropy.
 - Gradients: these frameworks' recipes accumulate over micro-batches (Unsloth, Axolotl and
@@ -28,7 +33,7 @@ from .profile import Recipe, Settings, StateBytes
 class HfDefaults:
     framework: str
     mixed_precision: bool  # trainable parameters in fp32 (AMP masters) unless asked otherwise
-    kbit_upcast: bool  # QLoRA: unquantized parameters upcast to fp32
+    kbit_upcast: bool  # QLoRA on an unsharded base: unquantized parameters upcast to fp32
     sharded: str  # backend for a full fine-tune on several GPUs
     backend: str | None = None  # a backend the framework always uses (deepspeed, fsdp)
 
@@ -67,11 +72,12 @@ def build(s: Settings, d: HfDefaults) -> Recipe:
     if s.compile:
         layer = kernels.compiled(layer)
     adapters = s.method in ("lora", "qlora")
+    sharded_base = shard.backend == "fsdp" or (shard.backend == "deepspeed" and shard.stage == 3)
     return Recipe(
         framework=d.framework,
         full=full,
         adapter=adapter,
-        kbit_upcast=d.kbit_upcast,
+        kbit_upcast=d.kbit_upcast and not sharded_base,
         optimizer_in_backward=False,
         step_bytes=step_bytes(s.optimizer, adapter.weight if adapters else width),
         accumulate=accumulate(s, True),
@@ -81,4 +87,5 @@ def build(s: Settings, d: HfDefaults) -> Recipe:
         loss=losses.LIGER_FUSED if s.liger else losses.HF_UNFUSED,
         sharding=shard,
         paged_optimizer=s.optimizer in PAGED,
+        kbit_upcast_skipped=d.kbit_upcast and sharded_base,
     )

@@ -132,6 +132,9 @@ class Recipe:
     loss: Loss
     sharding: Sharding
     paged_optimizer: bool = False  # states in CUDA managed memory (bitsandbytes paged optimizers)
+    # Sharded QLoRA, where the framework would otherwise upcast: the upcast is skipped, so the
+    # answer can say why the norms and embeddings stay 16-bit.
+    kbit_upcast_skipped: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,11 @@ FRAMEWORK = Framework(
     label="Hugging Face Trainer / TRL + PEFT",
     aliases=("hf", "huggingface", "trl", "peft", "accelerate", "hf trainer", "sfttrainer"),
     methods=("full", "freeze", "lora", "qlora"),
-    options=frozenset({"liger", "compile", "ddp", "deepspeed", "fsdp", "hsdp"}),
+    # activation_offload: TRL's SFTConfig(activation_offloading=True), torchtune's
+    # OffloadActivations ported to trl/models/activation_offloading.py.
+    options=frozenset(
+        {"liger", "compile", "activation_offload", "ddp", "deepspeed", "fsdp", "hsdp"}
+    ),
     adapter_precision="fp32",
     default_optimizer=lambda method, gpus: "adamw",
     build=_build,

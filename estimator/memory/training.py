@@ -6,7 +6,7 @@ framework keeps per parameter and why). Sharding and offload come after, in trai
   matrix; the frozen base stays in its stored format.
 - QLoRA under PEFT: prepare_model_for_kbit_training casts every non-quantized parameter (norms,
   embeddings, lm_head) of a bitsandbytes model to fp32 (peft src/peft/utils/other.py), and skips
-  GPTQ models ("if not is_gptq_quantized").
+  GPTQ models ("if not is_gptq_quantized"). Sharded QLoRA skips the call (the recipe says when).
 - Adafactor keeps factored second moments, rows + columns per matrix, no first moment (Shazeer &
   Stern 2018, arXiv:1804.04235 §3).
 - freeze fine-tuning trains the last FREEZE_TRAINABLE_LAYERS decoder layers.
@@ -27,7 +27,7 @@ LORA_GROUPS = {
     "mlp": QUANTIZED_GROUPS - {"attention"},
 }
 # Formats whose models PEFT's prepare_model_for_kbit_training upcasts around (bitsandbytes).
-_KBIT_UPCAST = frozenset({"nf4", "int8"})
+KBIT_UPCAST = frozenset({"nf4", "int8"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +126,7 @@ def training_states(
         )
     base = weight_bytes(arch, base_format)
     upcast = 0
-    if method == "qlora" and recipe.kbit_upcast and base_format.kind in _KBIT_UPCAST:
+    if method == "qlora" and recipe.kbit_upcast and base_format.kind in KBIT_UPCAST:
         upcast = base.embedding + base.lm_head + base.other
     per = recipe.adapter
     adapter = lora_params(arch, lora_rank, lora_targets)

@@ -32,7 +32,7 @@ from .activations import (
 from .constants import FREEZE_TRAINABLE_LAYERS
 from .notes import weights_note
 from .sharding import ShardedStates, shard
-from .training import TrainingStates, training_states
+from .training import KBIT_UPCAST, TrainingStates, training_states
 from .training_notes import activations_note, loss_note, sharding_notes, states_note
 
 
@@ -41,6 +41,8 @@ class TrainingPlan:
     devices: list[Components]
     steps: list[Note]
     ram_bytes: int  # CPU RAM of all GPUs together: offloaded states and activations
+    states_ram_bytes: int  # ... of which parameters, gradients and optimizer states
+    activation_ram_bytes: int  # ... of which activations (offloaded checkpoints)
     disk_bytes: int  # NVMe (ZeRO-Infinity)
     managed_bytes: int  # per GPU: CUDA managed memory (paged optimizer states)
     transient_bytes: int  # per GPU: what comes and goes within a step (loss, recompute, buffers)
@@ -113,6 +115,10 @@ def _plan(r: Resolved, recipe: Recipe, machine: Machine | None) -> TrainingPlan:
         steps.append(weights_note(arch, r.weight_format, base.total))
         if states.upcast:
             steps.append(Note("kbit_upcast", {"bytes": states.upcast}))
+        elif (
+            method == "qlora" and recipe.kbit_upcast_skipped and r.weight_format.kind in KBIT_UPCAST
+        ):
+            steps.append(Note("kbit_upcast_skipped", {}))
     steps.append(states_note(w, recipe, states))
     sh = shard(states, recipe, arch, r.weight_format, method)
     steps += sharding_notes(recipe, sh, machine, gpus)
@@ -193,10 +199,18 @@ def _plan(r: Resolved, recipe: Recipe, machine: Machine | None) -> TrainingPlan:
         overhead=sh.buffers + overhead_at,
     )
     managed = sh.optimizer_states if recipe.paged_optimizer else 0
-    ram = (sh.ram_bytes + acts.offloaded) * gpus
+    states_ram, activation_ram = sh.ram_bytes * gpus, acts.offloaded * gpus
     transient = acts.loss + recompute + device.overhead + extra.generation
     return TrainingPlan(
-        [device] * gpus, steps, ram, sh.disk_bytes * gpus, managed, transient, recipe
+        [device] * gpus,
+        steps,
+        states_ram + activation_ram,
+        states_ram,
+        activation_ram,
+        sh.disk_bytes * gpus,
+        managed,
+        transient,
+        recipe,
     )
 
 

@@ -114,8 +114,14 @@ def _offload(est: Estimate) -> PlanOffload | None:
     if off.gpu_layers is not None:
         return PlanOffload("layers", off.ram_bytes, off.gpu_layers)
     if est.inputs.task == "training":
-        # ZeRO-Offload keeps the optimizer in RAM; Unsloth's checkpointing the layers' inputs.
-        return PlanOffload("optimizer" if est.inputs.offload else "activations", off.ram_bytes)
+        # Offloaded states are the optimizer's below ZeRO-3 (ZeRO-Offload), and with ZeRO-3 or
+        # FSDP also the sharded parameters; offloaded activations are checkpoints (Unsloth).
+        states = ""
+        if off.states_ram_bytes:
+            sharded = est.inputs.parallelism in ("zero3", "fsdp", "hsdp")
+            states = "parameters" if sharded else "optimizer"
+        what = "_".join(w for w in (states, "activations" if off.activation_ram_bytes else "") if w)
+        return PlanOffload(what, off.ram_bytes)
     return PlanOffload("embeddings", off.ram_bytes)
 
 

@@ -50,7 +50,14 @@ def _estimate(w: Workload, m: Machine | None) -> Estimate | None:
         return None
 
 
+# QLoRA whose shards do not fit: FSDP with CPU offload, the path of Answer.AI's fsdp_qlora and
+# PEFT's "FSDP + QLoRA" guide (70B on 2x 24 GB), before DeepSpeed's.
+_QLORA_OFFLOAD = dict(distributed="fsdp", offload=True)
+
+
 def _settings(method: str, gpus: int) -> tuple[dict[str, Any], ...]:
+    if gpus > 1 and method == "qlora":
+        return (dict(), *_SHARDED[:-1], _QLORA_OFFLOAD, _SHARDED[-1])
     if gpus > 1:
         return ((dict(),) if method != "full" else ()) + _SHARDED
     return _SINGLE if method == "full" else _SINGLE_ADAPTERS
@@ -58,7 +65,9 @@ def _settings(method: str, gpus: int) -> tuple[dict[str, Any], ...]:
 
 def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     """The asked workload, then each method under the settings that fit it on the hardware:
-    for each method the first setting that fits, in the order above (plainest first)."""
+    for each method the first setting that fits, in the order above (plainest first), else the
+    first that runs with part of it in CPU RAM. RAM the question does not state is no reason to
+    skip those: the plan says how much it needs."""
     asked = _estimate(w, m)
     if asked is not None:
         yield Option(w, m, asked)
@@ -74,8 +83,6 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
             base = replace(base, optimizer=None if w.optimizer in ("adamw_8bit",) else w.optimizer)
         fallback = None
         for settings in _settings(method, gpus):
-            if settings.get("offload") and (m is None or m.ram_bytes is None):
-                continue  # RAM not given: nothing is planned to live there
             option = replace(base, **settings)
             est = _estimate(option, m)
             if est is None:
@@ -113,6 +120,8 @@ def parallelism(i: Inputs) -> str:
 def command(est: Estimate, machine: Machine | None) -> str:
     """The settings that run what `est` estimated (fp16 on GPUs without bfloat16)."""
     i = est.inputs
+    # The memory plan offloads shards that do not fit by itself when the RAM is known.
+    offload = i.offload or (est.offload is not None and est.offload.states_ram_bytes > 0)
     half = (
         "fp16"
         if machine is not None and machine.gpu is not None and not machine.gpu.bf16
@@ -123,7 +132,7 @@ def command(est: Estimate, machine: Machine | None) -> str:
             "zero_optimization": {"stage": i.zero},
             half: {"enabled": True},
         }
-        if i.offload:
+        if offload:
             config["zero_optimization"]["offload_optimizer"] = {"device": "cpu"}
             if i.zero == 3:
                 config["zero_optimization"]["offload_param"] = {"device": "cpu"}
@@ -156,11 +165,14 @@ def command(est: Estimate, machine: Machine | None) -> str:
     optim = f', optim="{i.optimizer}"' if i.optimizer and i.optimizer != "adamw" else ""
     if i.parallelism == "fsdp" and i.gpu_count > 1:
         # FSDP-QLoRA as Hugging Face documents it: the 4-bit base sharded like the rest.
-        optim += ', fsdp="full_shard auto_wrap"'
+        optim += (
+            ', fsdp="full_shard auto_wrap offload"' if offload else ', fsdp="full_shard auto_wrap"'
+        )
         if i.method == "qlora":
             parts[0] = parts[0][:-1] + ", bnb_4bit_quant_storage=torch.bfloat16)"
+    liger = ", use_liger_kernel=True" if i.liger else ""
     parts.append(
         f"TrainingArguments(per_device_train_batch_size={i.batch}, "
-        f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{optim})"
+        f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{liger}{optim})"
     )
     return "; ".join(parts)

@@ -22,7 +22,10 @@ ANY = "any"
 class PlanOffload:
     """What a plan keeps in CPU RAM."""
 
-    what: str  # layers, experts, optimizer, activations (checkpoints in RAM), embeddings
+    # layers, experts, embeddings; for training optimizer (states below ZeRO-3), parameters (the
+    # sharded parameters, gradients and optimizer states), activations (checkpoints in RAM), or
+    # either states with "_activations"
+    what: str
     ram_bytes: int
     gpu_layers: int | None = None  # layers on the GPUs (layers offload)
     expert_layers: int = 0  # llama.cpp --n-cpu-moe N (experts offload)

@@ -224,3 +224,14 @@ def test_seven_b_on_24gb(arch):
     assert _train(a, gpu="RTX 4090", method="full").verdict == "does_not_fit"
     assert _train(a, gpu="RTX 4090", method="lora", context=1024).verdict in ("fits", "tight")
     assert _train(a, gpu="RTX 4090", method="qlora").verdict == "fits"
+
+
+def test_trl_activation_offloading_moves_the_checkpoints_to_ram(arch):
+    """SFTConfig(activation_offloading=True): each layer's checkpointed input (one bf16 hidden
+    state, 2 x 4096 bytes per token for Llama-3.1-8B) goes to RAM, 32 layers x 2,048 tokens x
+    8,192 B = 512 MiB; the RAM holds activations, no model states."""
+    a = arch("llama 3.1 8b")
+    est = _train(a, gpu="RTX 4090", method="qlora", activation_offload=True)
+    assert est.offload is not None
+    assert est.offload.activation_ram_bytes == 32 * 2048 * 2 * 4096 == 512 * 2**20
+    assert est.offload.states_ram_bytes == 0

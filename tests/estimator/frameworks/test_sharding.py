@@ -60,6 +60,25 @@ def test_fsdp_qlora_70b_on_two_24gb_cards(arch):
     assert _train(a, gpu="RTX 4090", gpus=2, method="qlora").verdict == "does_not_fit"
 
 
+def test_sharded_qlora_keeps_the_base_in_nf4_without_the_fp32_upcast(arch):
+    """TRL skips prepare_model_for_kbit_training for QLoRA under FSDP or ZeRO-3: the norms,
+    embeddings and lm_head stay in the 16-bit quant storage. By hand: the whole NF4 base (4-bit
+    linears with their scales, 16-bit rest) split over the 2 GPUs, ceil(total / 2) each; a single
+    GPU still pays the fp32 upcast of embedding, lm_head and norms (2 more bytes each)."""
+    a = arch("llama 3 70b")
+    base = weight_bytes(a, FORMATS["nf4"])
+    for engine in ("fsdp", "transformers"):
+        est = _train(a, gpu="RTX 3090", gpus=2, method="qlora", engine=engine)
+        assert est.inputs.parallelism == "fsdp"
+        assert est.devices[0].components.weights == math.ceil(base.total / 2)
+        assert "kbit_upcast" not in [n.key for n in est.steps]
+    zero3 = _train(a, gpus=2, method="qlora", engine="deepspeed", zero=3)
+    assert zero3.devices[0].components.weights == math.ceil(base.total / 2)
+    single = _train(a, gpu="H200", method="qlora")
+    upcast = 2 * (a.embedding_params + a.lm_head_params + a.other_params)
+    assert single.components.weights == base.total + upcast
+
+
 def test_lora_stays_ddp_when_a_replica_fits(arch):
     a = arch("llama 3.1 8b")
     est = _train(a, gpu="RTX 4090", gpus=2, method="qlora")

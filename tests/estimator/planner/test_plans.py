@@ -1,5 +1,7 @@
 """Plans for real questions: what a practitioner would run, with numbers derived by hand."""
 
+import math
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -8,9 +10,10 @@ from estimator import engines
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.memory import constants as k
+from estimator.memory.training import lora_params
 from estimator.models import catalog
 from estimator.planner import CLOUD, MORE_GPUS, YOURS, plans
-from estimator.precision import GGUF_BPW, KV_BYTES
+from estimator.precision import FORMATS, GGUF_BPW, KV_BYTES, weight_bytes
 from estimator.workload import Workload
 
 GIB = 1 << 30
@@ -145,8 +148,38 @@ def test_a_question_about_qlora_is_never_planned_as_a_full_fine_tune(arch):
     hw = machine(gpu="RTX 3090", gpus=2)
     found = plans(Workload(model=a, task="training", method="qlora"), hw)
     assert found and all(p.method == "qlora" for p in found)
-    # RAM was not given: no plan keeps anything there.
-    assert all(p.offload is None or p.offload.what == "activations" for p in found)
+
+
+def test_70b_qlora_on_two_3090s_without_ram_stated_is_fsdp_with_cpu_offload(arch):
+    """Answer.AI's FSDP + QLoRA: the shards (30 GiB per GPU) do not fit 24 GB cards, so the
+    sharded parameters, gradients and optimizer states go to CPU RAM. RAM the question did not
+    state is what the plan asks for, by hand per GPU: half the NF4 base, and half the adapters'
+    fp32 weights, gradients and AdamW moments (4 + 4 + 8 bytes per adapter parameter)."""
+    a = arch("Llama-3-70B")
+    best = plans(
+        Workload(model=a, task="training", method="qlora"), machine(gpu="RTX 3090", gpus=2)
+    )[0]
+    assert (best.hardware, best.gpus, best.parallelism, best.verdict) == (
+        YOURS,
+        2,
+        "fsdp",
+        "offload",
+    )
+    base = weight_bytes(a, FORMATS["nf4"]).total
+    n = lora_params(a, 16, "all")
+    per_gpu = math.ceil(base / 2) + 2 * math.ceil(4 * n / 2) + math.ceil(8 * n / 2)
+    assert best.offload is not None and best.offload.what == "parameters"
+    assert best.offload.ram_bytes == 2 * per_gpu
+    assert 'fsdp="full_shard auto_wrap offload"' in best.command
+
+
+def test_a_plan_needing_no_ram_comes_before_one_that_does(arch):
+    """On 4x 3090 the sharded 70B QLoRA fits (20 GiB per GPU): no plan in RAM goes first."""
+    a = arch("Llama-3-70B")
+    found = plans(
+        Workload(model=a, task="training", method="qlora"), machine(gpu="RTX 3090", gpus=4)
+    )
+    assert found[0].verdict in ("fits", "tight") and found[0].offload is None
 
 
 def test_an_inverse_question_naming_its_engine_is_answered_on_that_engine(arch):
@@ -164,3 +197,33 @@ def test_an_inverse_question_naming_its_engine_is_answered_on_that_engine(arch):
     # Beside it, in BF16 (15.0 GiB): about 5 GiB, 19 or 20 sequences in an FP8 cache.
     assert found.baseline is not None and found.baseline.value is not None
     assert 15 <= found.baseline.value <= 22
+
+
+def test_shards_the_memory_plan_offloads_by_itself_are_labelled_as_states(arch):
+    """With 128 GB of RAM stated the memory plan moves the FSDP shards there itself: what the RAM
+    holds is parameters and optimizer states (none of it activations), and the snippet offloads."""
+    a = arch("Llama-3-70B")
+    hw = machine(gpu="RTX 3090", gpus=2, ram_gb=128)
+    best = plans(Workload(model=a, task="training", method="qlora"), hw)[0]
+    assert best.offload is not None and best.offload.what == "parameters"
+    assert best.estimate.offload is not None and best.estimate.offload.activation_ram_bytes == 0
+    assert 'fsdp="full_shard auto_wrap offload"' in best.command
+    # ZeRO-Offload of a full fine-tune on one card keeps the optimizer states there.
+    one = plans(
+        Workload(model=arch("Qwen2.5-1.5B"), task="training", method="full"),
+        machine(gpu="RTX 3060 8GB"),
+    )
+    zero2 = [p for p in one if p.method == "full" and p.offload is not None]
+    assert zero2 and zero2[0].offload.what == "optimizer"
+
+
+def test_liger_is_in_the_inputs_and_the_snippet(arch):
+    """TRL's TrainingArguments switch Liger on with use_liger_kernel=True."""
+    w = Workload(model=arch("Llama-3.1-8B"), task="training", method="qlora", liger=True)
+    asked = plans(w, machine(gpu="RTX 3060"))[0]
+    assert asked.estimate.inputs.liger and "use_liger_kernel=True" in asked.command
+    plain = plans(
+        Workload(model=arch("Llama-3.1-8B"), task="training", method="qlora"),
+        machine(gpu="RTX 3060"),
+    )
+    assert all("use_liger_kernel" not in p.command for p in plain)
