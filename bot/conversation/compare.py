@@ -97,10 +97,16 @@ def label(varied: Draft, lang: str) -> str:
 
 
 def rows(options: list[Option] | tuple[Option, ...], lang: str) -> list[Row]:
-    """The options' rows; when one is compared as a plan, every one is, each as its own best
-    plan (bf16 on one card against 8-bit on the other would compare formats, not cards)."""
+    """The options' rows; when one is compared as a plan, or their defaults differ in format
+    (BF16 on a 4090 against Q4_K_M on a Mac), every one is, each as its own best plan (bf16 on
+    one card against 8-bit on the other would compare formats, not cards)."""
     plain = [row(o, lang) for o in options]
-    if not any(r.plan for r in plain):
+    formats = {
+        o.outcome.workload.estimate.inputs.precision
+        for o in options
+        if o.outcome is not None and o.outcome.workload is not None
+    }
+    if not any(r.plan for r in plain) and len(formats) <= 1:
         return plain
     return [row(o, lang, planned=True) for o in options]
 
