@@ -1,5 +1,6 @@
 """The README against the program: every `llm-sizer` command line it shows parses (the command,
-its action, its flags), and it says where the commands are."""
+its action, its flags), each sample output begins as the program's does today, and it says
+where the commands are."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import parser
+from bot.cli import main, parser
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 
@@ -87,3 +88,49 @@ def test_it_says_where_the_commands_are_and_cites_no_missing_file() -> None:
     assert "DESIGN.md" not in README
     assert "LLM_SIZER_TEST_POSTGRES_URL" in README
     assert "C compiler" in README and "docker compose" in README
+
+
+def samples() -> list[tuple[str, list[str]]]:
+    """Each `$ llm-sizer ...` line in a code block with the output shown under it (up to the
+    next `$` line or the block's end), as (command, output lines)."""
+    found = []
+    for block in re.findall(r"```[^\n]*\n(.*?)```", README, flags=re.S):
+        command: str | None = None
+        shown: list[str] = []
+        for line in [*block.splitlines(), "$"]:
+            if line.startswith("$"):
+                if command is not None and shown:
+                    found.append((command, shown))
+                command = line.removeprefix("$ ").split("  #")[0] if "llm-sizer " in line else None
+                shown = []
+            elif command is not None:
+                shown.append(line)
+    return found
+
+
+# What `detect` prints is this machine's hardware, which is not the README's.
+SAMPLES = [(c, s) for c, s in samples() if not c.startswith("llm-sizer detect")]
+
+
+def test_the_readme_shows_samples() -> None:
+    assert any(c.startswith("llm-sizer ask ") for c, _ in SAMPLES), SAMPLES
+
+
+@pytest.mark.parametrize(("command", "shown"), SAMPLES, ids=[c for c, _ in SAMPLES])
+def test_each_sample_begins_as_the_program_answers_today(
+    command: str,
+    shown: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The first two lines (the headline and the verdict): a sample that has gone stale shows
+    there first."""
+    # A reader who has just installed: no saved profile, English, nothing from the Hub.
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'readme.db'}")
+    monkeypatch.setenv("LOGNAME", "reader")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.delenv("LLM_SIZER_LANG", raising=False)
+    main(shlex.split(command)[1:])
+    live = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert [line for line in shown if line.strip()][:2] == live[:2]

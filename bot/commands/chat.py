@@ -16,7 +16,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
 
@@ -42,6 +42,13 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
     p.set_defaults(func=run)
 
 
+def history_path() -> Path:
+    """Where the typed lines are kept between chats (`forget` deletes the file)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("llm-sizer")) / "chat_history"
+
+
 def _line_editing() -> Callable[[], None]:
     """Arrow keys and a persistent input history where the platform has readline; returns what
     saves the history (also run at exit)."""
@@ -49,11 +56,10 @@ def _line_editing() -> Callable[[], None]:
         import readline
     except ImportError:
         return lambda: None
-    from platformdirs import user_data_dir
-
-    path = Path(user_data_dir("llm-sizer")) / "chat_history"
+    path = history_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # The typed questions are this user's alone: the folder is closed to others.
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if path.exists():
             readline.read_history_file(path)
     except OSError:
@@ -76,21 +82,39 @@ Interrupted = Literal["interrupted"]
 INTERRUPTED: Interrupted = "interrupted"
 
 
-def _read(prompt: str) -> str | Interrupted | None:
-    """A line from the terminal; None at Ctrl-D (end of input), INTERRUPTED at Ctrl-C.
+def _read(prompt: str, *, remember: bool = True) -> str | Interrupted | None:
+    """A line from the terminal; None at Ctrl-D (end of input), INTERRUPTED at Ctrl-C. With
+    `remember` false the line stays out of the input history.
 
     It reads on the event loop's own thread, which waits meanwhile (nothing else runs between
     two messages), with Python's own SIGINT handler, so that Ctrl-C interrupts the typing at
     once: in a thread, as before, it went unseen until the next Enter."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
-        return input(prompt)
+        with contextlib.nullcontext() if remember else _unremembered():
+            return input(prompt)
     except EOFError:
         return None
     except KeyboardInterrupt:
         return INTERRUPTED
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _unremembered() -> Iterator[None]:
+    """readline adds no line typed meanwhile to the history (the arrow keys would bring back a
+    "y" to the first run's question among the questions)."""
+    try:
+        import readline
+    except ImportError:
+        yield
+        return
+    readline.set_auto_history(False)
+    try:
+        yield
+    finally:
+        readline.set_auto_history(True)
 
 
 async def _interruptible(work: Coroutine[Any, Any, R]) -> R | Interrupted:
@@ -153,7 +177,7 @@ async def _offer_this_machine(s: Context, machine: _ThisMachine) -> None:
     if user is not None and await s.storage.profiles.of_user(user.id):
         return
     spec = profile(machine.found()).spec
-    answer = _read(t("chat.detect_offer", s.lang, hardware=describe(spec, s.lang)))
+    answer = _read(t("chat.detect_offer", s.lang, hardware=describe(spec, s.lang)), remember=False)
     if answer is INTERRUPTED or answer is None:
         print()
     if not isinstance(answer, str) or answer.strip().lower() not in YES:

@@ -50,27 +50,36 @@ async def _export(s: Context) -> int:
 
 
 async def _forget(s: Context) -> int:
+    from .chat import history_path
+
+    # The chat's typed lines are kept in a file beside the database, not in it.
+    typed = history_path()
     user = await s.storage.users.find("local", s.os_user)
-    if user is None:
+    if user is None and not typed.exists():
         print(t("forget.nothing", s.lang, user=s.os_user))
         return 0
     if not s.args.yes:
-        summary = await s.storage.privacy.summary(user.id)
-        print(
-            t(
-                "forget.summary",
-                s.lang,
-                user=s.os_user,
-                profiles=summary.profiles,
-                queries=summary.queries,
-                memberships=summary.memberships,
-                states=summary.conversation_states,
+        if user is not None:
+            summary = await s.storage.privacy.summary(user.id)
+            print(
+                t(
+                    "forget.summary",
+                    s.lang,
+                    user=s.os_user,
+                    profiles=summary.profiles,
+                    queries=summary.queries,
+                    memberships=summary.memberships,
+                    states=summary.conversation_states,
+                )
             )
-        )
+        if typed.exists():
+            print(t("forget.typed_lines", s.lang, path=typed))
         if not _confirmed(s.lang):
             print(t("forget.cancelled", s.lang))
             return 1
-    await s.storage.privacy.forget(user.id)
+    if user is not None:
+        await s.storage.privacy.forget(user.id)
+    typed.unlink(missing_ok=True)
     print(t("forget.done", s.lang, user=s.os_user))
     return 0
 

@@ -9,7 +9,7 @@ from typing import Any
 from estimator.errors import EstimatorError
 
 from ..i18n import t
-from ..render import numbers
+from ..render import questions_list
 from .profile import Context, run_with_storage, when
 
 DEFAULT_LIMIT = 20
@@ -53,11 +53,7 @@ async def _history(s: Context) -> int:
             verdict = t("history.need_more", s.lang)
         else:
             verdict = t(f"verdict.{q.verdict or 'unknown'}", s.lang)
-        total = (
-            t("history.no_total", s.lang)
-            if q.total_bytes is None
-            else numbers.size(q.total_bytes, s.lang)
-        )
+        total = questions_list.memory(q, s.lang) or t("history.no_total", s.lang)
         text = " ".join(q.text.split())
         if len(text) > TEXT_WIDTH:
             text = text[: TEXT_WIDTH - 1] + "…"

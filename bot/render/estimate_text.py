@@ -15,9 +15,11 @@ def render(est: Estimate, lang: str) -> str:
     i = est.inputs
     verdict_text = t(f"verdict.{est.verdict}", lang)
     hardware = hardware_label(i.machine, i.gpu_count) if i.machine else t("table.none", lang)
+    # Only training has methods to tell apart (full, LoRA, QLoRA); inference's is always "full".
+    task = f"{i.task}/{i.method}" if i.task == "training" else i.task
     lines = [
         f"{t('table.model', lang)}: {i.model} ({numbers.count(i.params, lang)})   "
-        f"{t('table.task', lang)}: {i.task}/{i.method}, {i.engine}, {i.precision}   "
+        f"{t('table.task', lang)}: {task}, {i.engine}, {i.precision}   "
         f"{t('table.hardware', lang)}: {hardware}",
         f"{t('table.verdict', lang)}: {verdict_text.upper() if est.verdict == 'does_not_fit' else verdict_text}",
         "",
@@ -68,13 +70,14 @@ def render(est: Estimate, lang: str) -> str:
 
 
 def recommendations(advice: Advice, lang: str) -> list[str]:
-    """Numbered recommendations; the arrow marks the first rung of a fit ladder that fits."""
+    """Numbered recommendations; the arrow marks the first rung of a fit ladder that fits. (The
+    rule behind each is in the JSON output, for scripts; a reader has no use for its id.)"""
     if not advice.recommendations:
         return []
     lines = ["", t("table.recommendations", lang)]
     for n, rec in enumerate(advice.recommendations, 1):
         title, detail = texts(rec, advice.estimate, lang)
         mark = "→" if rec.primary else " "
-        lines.append(f"{mark}{n:>2}. {title} [{rec.rule}]")
+        lines.append(f"{mark}{n:>2}. {title}")
         lines.append(f"     {detail}")
     return lines

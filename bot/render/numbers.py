@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from contextvars import ContextVar
 
 from estimator.vocabulary import GIB, MIB
@@ -66,7 +67,25 @@ def duration(low_hours: float, high_hours: float, lang: str) -> str:
         low, high, unit = low_hours, high_hours, "unit.hours"
     else:
         low, high, unit = low_hours / 24, high_hours / 24, "unit.days"
-    return f"{significant(low, lang)}–{significant(high, lang)} {t(unit, lang)}"
+    return f"{span(low, high, lang)} {t(unit, lang)}"
+
+
+def span(low: float, high: float, lang: str) -> str:
+    """A range with both ends to the same decimals, three significant digits at the larger end
+    and no zeros both ends trail: 41.9–56.0, 0.74–1.06, 0.9–1.5, 1,230–1,480 (not 41.9–56 or
+    0.742–1.06, which read as two precisions)."""
+    decimals = _decimals(max(abs(low), abs(high)))
+    while decimals and all(f"{x:.{decimals}f}".endswith("0") for x in (low, high)):
+        decimals -= 1
+    return "–".join(_decimal(f"{x:,.{decimals}f}", lang) for x in (low, high))
+
+
+def _decimals(x: float) -> int:
+    # Rounded first, so that 99.96 counts as the 100 it is shown as.
+    rounded = float(f"{x:.3g}")
+    if rounded == 0:
+        return 0
+    return max(0, 2 - math.floor(math.log10(rounded)))
 
 
 def percent(x: float, lang: str, decimals: int = 0) -> str:

@@ -13,10 +13,6 @@ from ..i18n import t
 from . import numbers, plans
 
 
-def _range(low: float, high: float, lang: str) -> str:
-    return f"{numbers.significant(low, lang)}–{numbers.significant(high, lang)}"
-
-
 def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
     p = rec.params
     out: dict[str, Any] = {
@@ -33,14 +29,15 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
         rows=numbers.integer(p.get("rows", 0), lang),
         features=numbers.integer(p.get("features", 0), lang),
         context=numbers.integer(p.get("context", 0), lang),
-        cpu_tps=_range(p.get("cpu_tps_low", 0), p.get("cpu_tps_high", 0), lang),
-        cpu_hours=_range(p.get("cpu_hours_low", 0), p.get("cpu_hours_high", 0), lang),
-        gpu_hours=_range(p.get("gpu_hours_low", 0), p.get("gpu_hours_high", 0), lang),
+        cpu_tps=numbers.span(p.get("cpu_tps_low", 0), p.get("cpu_tps_high", 0), lang),
+        cpu_hours=numbers.span(p.get("cpu_hours_low", 0), p.get("cpu_hours_high", 0), lang),
+        gpu_hours=numbers.span(p.get("gpu_hours_low", 0), p.get("gpu_hours_high", 0), lang),
         usd_per_hour=numbers.usd(p.get("usd_per_hour", 0), lang),
         purchase=f"{numbers.integer(p.get('purchase_usd', 0), lang)} USD",
         cloud_price=numbers.usd(p.get("cloud_usd_per_hour", 0), lang),
         break_even_hours=numbers.integer(p.get("break_even_hours", 0), lang),
-        power_per_hour=numbers.usd(p.get("power_usd_per_hour", 0), lang),
+        # Cents would round a card's 0.072 USD an hour to 0.07: as in the cost lines, three digits.
+        power_per_hour=numbers.significant(p.get("power_usd_per_hour", 0), lang),
         kwh_price=numbers.usd(p.get("kwh_price", 0), lang),
         # macOS's sysctl takes decimal megabytes.
         apple_limit_mb=round(p.get("apple_limit_bytes", 0) / 1e6),

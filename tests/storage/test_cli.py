@@ -5,10 +5,12 @@ import argparse
 import asyncio
 import io
 import json
+from pathlib import Path
 
 import pytest
 
 from bot.commands import data, history, profile
+from bot.commands.chat import history_path
 from storage import NewQuery, Storage
 
 
@@ -20,8 +22,15 @@ class Terminal(io.StringIO):
 
 
 @pytest.fixture
-def cli(database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture):
+def cli(
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+    tmp_path: Path,
+):
     monkeypatch.setenv("DATABASE_URL", database_url)
+    # `forget` deletes the chat's typed lines there: never the developer's own.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("LOGNAME", "alice")
     monkeypatch.delenv("LLM_SIZER_LANG", raising=False)
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
@@ -172,6 +181,44 @@ def test_history(cli, database_url):
     assert latest["inputs"] == {"model": "qwen2.5-7b"} and latest["total_bytes"] == 2 << 30
 
 
+def test_history_shows_per_device_what_was_spread_over_several(cli, database_url):
+    """A job over two cards: the answer said what each must hold, and so does the history."""
+
+    async def work(storage: Storage) -> None:
+        user = await storage.users.ensure("local", "alice")
+        await storage.queries.save(
+            NewQuery(
+                user_id=user.id,
+                text="70b on 2x h100?",
+                inputs={},
+                verdict="fits",
+                total_bytes=270 << 29,
+                per_device_bytes=135 << 29,
+            )
+        )
+        await storage.queries.save(
+            NewQuery(
+                user_id=user.id,
+                text="7b on a 4090?",
+                inputs={},
+                verdict="fits",
+                total_bytes=3 << 30,
+                per_device_bytes=3 << 30,
+            )
+        )
+
+    stored(database_url, work)
+    lines = cli("history")[1].splitlines()
+    assert lines[0].endswith("fits  3.0 GiB  7b on a 4090?")
+    assert lines[1].endswith("fits  67.5 GiB per device  70b on 2x h100?")
+    assert "135" not in lines[1]
+    assert (
+        cli("history", "--lang", "nl")[1]
+        .splitlines()[1]
+        .endswith("past  67,5 GiB per apparaat  70b on 2x h100?")
+    )
+
+
 def test_export_everything_as_json(cli, database_url):
     cli("profile", "set", "M3 Max 64GB")
     save_questions(database_url, "alice", ["q"])
@@ -227,6 +274,35 @@ def test_forget_asks_at_a_terminal(cli, database_url, monkeypatch, typed, code, 
     assert ("Deleted everything" in out) == deleted and ("Nothing deleted." in out) != deleted
     remaining = stored(database_url, lambda s: s.users.find("local", "alice"))
     assert (remaining is None) == deleted
+
+
+def typed_lines() -> Path:
+    """The chat's input history, as the chat would have left it."""
+    path = history_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("can I run 7b on a 4090?\n")
+    return path
+
+
+def test_forget_deletes_the_lines_typed_in_the_chat(cli):
+    cli("profile", "set", "RTX 4090")
+    path = typed_lines()
+    assert cli("forget", "--yes")[0] == 0
+    assert not path.exists()
+    # Only typed lines, nothing in the database: still something to forget.
+    path = typed_lines()
+    assert cli("forget", "--yes") == (0, "Deleted everything stored about alice.\n", "")
+    assert not path.exists()
+    assert cli("forget", "--yes") == (0, "Nothing is stored about alice.\n", "")
+
+
+@pytest.mark.parametrize(("typed", "kept"), [("y\n", False), ("n\n", True)])
+def test_forget_at_a_terminal_names_the_typed_lines(cli, monkeypatch, typed, kept):
+    path = typed_lines()
+    monkeypatch.setattr("sys.stdin", Terminal(typed))
+    out = cli("forget")[1]
+    assert f"It also deletes the lines typed in llm-sizer chat ({path})." in out
+    assert path.exists() == kept
 
 
 def test_forget_in_dutch_accepts_ja(cli, monkeypatch):

@@ -88,7 +88,7 @@ async def test_the_data_described_sets_the_training_tokens_and_the_price(storage
     assert body["speed"]["training"]["tokens"] == 50_000 * 2_000
     assert body["cost"]["electricity"]["kwh_price_usd"] == 0.35
     # The advice prices the 4090's 450 W at it too: 0.45 kW x 0.35 = 0.1575 per hour.
-    assert "0.16 USD per hour at 0.35 USD/kWh" in reply.text
+    assert "0.158 USD per hour at 0.35 USD/kWh" in reply.text
     assert body["inputs"]["context"] == 2000
     assert "--tokens" not in reply.text and "--kwh-price" not in reply.text
 
