@@ -103,8 +103,7 @@ def _serving(served: Capacity, est: Estimate, lang: Language) -> str:
         at_average=served.at_average,
     )
     if served.decode is not None:
-        low = numbers.significant(served.decode.low, lang)
-        high = numbers.significant(served.decode.high, lang)
+        low, high = numbers.ends(served.decode.low, served.decode.high, lang)
         text += t("reply.serving_speed", lang, low=low, high=high)
     return text
 
@@ -375,7 +374,8 @@ def _nothing_fits(
 
 
 def _ends(r: Range, lang: Language) -> dict[str, str]:
-    return {"low": numbers.significant(r.low, lang), "high": numbers.significant(r.high, lang)}
+    low, high = numbers.ends(r.low, r.high, lang)
+    return {"low": low, "high": high}
 
 
 def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Language) -> Reply:

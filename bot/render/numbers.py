@@ -74,10 +74,16 @@ def span(low: float, high: float, lang: str) -> str:
     """A range with both ends to the same decimals, three significant digits at the larger end
     and no zeros both ends trail: 41.9–56.0, 0.74–1.06, 0.9–1.5, 1,230–1,480 (not 41.9–56 or
     0.742–1.06, which read as two precisions)."""
+    return "–".join(ends(low, high, lang))
+
+
+def ends(low: float, high: float, lang: str) -> tuple[str, str]:
+    """The two ends of a range as `span` writes them, for sentences that place each."""
     decimals = _decimals(max(abs(low), abs(high)))
     while decimals and all(f"{x:.{decimals}f}".endswith("0") for x in (low, high)):
         decimals -= 1
-    return "–".join(_decimal(f"{x:,.{decimals}f}", lang) for x in (low, high))
+    first, last = (_decimal(f"{x:,.{decimals}f}", lang) for x in (low, high))
+    return first, last
 
 
 def _decimals(x: float) -> int:

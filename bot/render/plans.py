@@ -104,12 +104,10 @@ def speed(plan: Plan, lang: str) -> str | None:
     known."""
     parts = []
     if plan.decode is not None:
-        low = numbers.significant(plan.decode.low, lang)
-        high = numbers.significant(plan.decode.high, lang)
+        low, high = numbers.ends(plan.decode.low, plan.decode.high, lang)
         parts.append(t("plan.speed", lang, low=low, high=high))
     if plan.prefill is not None:
-        low = numbers.significant(plan.prefill.low, lang)
-        high = numbers.significant(plan.prefill.high, lang)
+        low, high = numbers.ends(plan.prefill.low, plan.prefill.high, lang)
         parts.append(t("plan.prefill", lang, low=low, high=high))
     if plan.context_max:
         parts.append(t("plan.context", lang, context=numbers.integer(plan.context_max, lang)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from estimator.report import Report
+from estimator.speed import Range
 
 from ..i18n import t
 from . import numbers
@@ -10,6 +11,12 @@ from . import numbers
 
 def _n(x: float, lang: str) -> str:
     return numbers.significant(x, lang)
+
+
+def _ends(r: Range, low: str, high: str, lang: str) -> dict[str, str]:
+    """A range's two ends under the template's names, to the same decimals."""
+    first, last = numbers.ends(r.low, r.high, lang)
+    return {low: first, high: last}
 
 
 def lines(rep: Report, lang: str) -> list[str]:
@@ -34,10 +41,8 @@ def speed(rep: Report, lang: str) -> list[str]:
             t(
                 "table.decode",
                 lang,
-                low=_n(s.decode_per_sequence.low, lang),
-                high=_n(s.decode_per_sequence.high, lang),
-                total_low=_n(s.decode_total.low, lang),
-                total_high=_n(s.decode_total.high, lang),
+                **_ends(s.decode_per_sequence, "low", "high", lang),
+                **_ends(s.decode_total, "total_low", "total_high", lang),
                 sequences=seqs,
             )
         )
@@ -46,10 +51,8 @@ def speed(rep: Report, lang: str) -> list[str]:
                 t(
                     "table.prefill",
                     lang,
-                    low=_n(s.prefill.low, lang),
-                    high=_n(s.prefill.high, lang),
-                    ttft_low=_n(s.time_to_first_token.low, lang),
-                    ttft_high=_n(s.time_to_first_token.high, lang),
+                    **_ends(s.prefill, "low", "high", lang),
+                    **_ends(s.time_to_first_token, "ttft_low", "ttft_high", lang),
                 )
             )
     if tr is not None:
@@ -59,8 +62,7 @@ def speed(rep: Report, lang: str) -> list[str]:
                 lang,
                 tokens=numbers.integer(tr.tokens, lang),
                 time=numbers.duration(tr.hours.low, tr.hours.high, lang),
-                rate_low=_n(tr.tokens_per_second.low, lang),
-                rate_high=_n(tr.tokens_per_second.high, lang),
+                **_ends(tr.tokens_per_second, "rate_low", "rate_high", lang),
             )
         )
     return out
@@ -91,9 +93,7 @@ def cost(rep: Report, lang: str) -> list[str]:
             )
         elif o.usd_per_million_tokens is not None:
             r = o.usd_per_million_tokens
-            out.append(
-                t("table.cloud_tokens", lang, low=_n(r.low, lang), high=_n(r.high, lang), **common)
-            )
+            out.append(t("table.cloud_tokens", lang, **_ends(r, "low", "high", lang), **common))
     power = rep.electricity
     if power is not None:
         text = t(
@@ -107,8 +107,7 @@ def cost(rep: Report, lang: str) -> list[str]:
             text += t(
                 "table.electricity_job",
                 lang,
-                low=_n(power.job.low, lang),
-                high=_n(power.job.high, lang),
+                **_ends(power.job, "low", "high", lang),
             )
         out.append(text)
     buy = rep.purchase
