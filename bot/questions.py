@@ -112,7 +112,7 @@ def sentence(question: str, found: inverse.Answer, lang: str) -> str:
     base = found.baseline
     if base is not None and base.value is not None and (base_how := _how(base, lang)) is not None:
         text += t(
-            "fit.baseline",
+            "fit.baseline_model" if question == "model" else "fit.baseline",
             lang,
             precision=base_how[0],
             engine=base_how[1],

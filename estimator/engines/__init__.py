@@ -77,6 +77,7 @@ def launch(est: Estimate) -> Launch:
         cpu_moe_layers=off.expert_layers if off is not None else 0,
         tensor_split=_tensor_split(est),
         apple=i.machine_kind == "apple",
+        cpu=i.machine_kind == "cpu",
     )
 
 

@@ -47,6 +47,7 @@ class Launch:
     # Share of the layers per GPU on a mixed set (llama.cpp --tensor-split), () when even.
     tensor_split: tuple[int, ...] = ()
     apple: bool = False  # an Apple machine (MLX, Metal)
+    cpu: bool = False  # no GPU at all: nothing to offload layers to
 
 
 class Engine(Protocol):

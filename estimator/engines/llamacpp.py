@@ -182,8 +182,9 @@ class LlamaCpp(EngineBase):
         parts = [
             f"llama-server -m {gguf_file(launch)}",
             f"-c {launch.context * launch.sequences}",
-            f"-ngl {layers}",
         ]
+        if not launch.cpu:
+            parts.append(f"-ngl {layers}")
         if launch.tensor_split:
             parts.append(f"--tensor-split {','.join(str(n) for n in launch.tensor_split)}")
         if launch.cpu_moe_layers:

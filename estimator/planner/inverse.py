@@ -254,11 +254,24 @@ def biggest_model(w: Workload, m: Machine) -> Answer[str]:
             candidate = replace(w, model=model.architecture)
             option = _best_fit(candidate, m, names, rooms, verdicts)
             if option is not None and (m.kind != "cpu" or _reads_along(option, m)):
-                baseline = inverse.largest_model(w, m)
+                baseline = _in_own_weights(inverse.largest_model(w, m))
                 return Answer(
-                    model.name, option.estimate, baseline if baseline.value != model.name else None
+                    model.name,
+                    option.estimate,
+                    baseline if baseline is not None and baseline.value != model.name else None,
                 )
     return Answer(None, None)
+
+
+def _in_own_weights(found: Answer[str]) -> Answer[str] | None:
+    """The biggest model in the checkpoint's own weights (16-bit, or gpt-oss's MXFP4), beside
+    the quantized answer; None where the default format is itself a quantization (Q4_K_M on a
+    Mac), which would be a second, smaller quantized answer."""
+    entry = catalog.find(found.value) if found.value is not None else None
+    if entry is None or found.precision is None:
+        return None
+    own = entry.architecture.checkpoint_precision
+    return found if found.precision in (own, "bf16", "fp16", "f16") else None
 
 
 def _reads_along(option: Option, m: Machine) -> bool:
@@ -318,6 +331,9 @@ def _served(w: Workload) -> list[Workload]:
     out.append(replace(w, engine="vllm", precision="awq"))
     if (w.concurrency or 1) == 1:
         out.append(replace(w, engine="llama.cpp", precision="q4_k_m"))
+        if w.kv_precision is None:
+            # A long context alone: its KV cache in q8_0 (Qwen3-32B at 32k: 8 GiB in f16, 4.3).
+            out.append(replace(w, engine="llama.cpp", precision="q4_k_m", kv_precision="q8_0"))
     elif w.kv_precision is None and vllm.kv8:
         # For many users the KV cache is most of the memory: in FP8 it takes half.
         out.append(replace(w, engine="vllm", precision="awq", kv_precision=vllm.kv8))

@@ -274,3 +274,11 @@ def test_every_rung_launches_what_was_estimated(arch, name, precision, eight_bit
     }
     assert stated == {key: expected[key] for key in stated}
     assert {"precision", "context"} <= set(stated) or name == "mlx"
+
+
+def test_llama_cpp_on_a_cpu_offloads_no_layers_to_a_gpu_it_does_not_have(arch):
+    w = Workload(model=arch("Llama-3.2-3B"), task="inference", engine="llama.cpp")
+    on_cpu = flags(engines.command(estimate(w, machine(gpu="cpu", ram_gb=8))))[1]
+    assert "-ngl" not in on_cpu and on_cpu["-c"] == "4096"
+    on_gpu = flags(engines.command(estimate(w, machine(gpu="RTX 3060"))))[1]
+    assert on_gpu["-ngl"] == "999"
