@@ -73,7 +73,9 @@ def summary(plan: Plan, lang: str) -> str:
         if plan.kv_precision not in _PLAIN_KV:
             text += t("plan.kv", lang, kv=plan.kv_precision)
         text = t("plan.on_engine", lang, what=text, engine=engines.get(plan.engine).label)
-    return text + _placement(plan, lang) + _where(plan, lang)
+    text += _placement(plan, lang) + _where(plan, lang)
+    # A line or a sentence starts with it ("Full fine-tuning ...", "Or: Full ...").
+    return text[:1].upper() + text[1:]
 
 
 def figures(plan: Plan, lang: str) -> str:

@@ -85,6 +85,8 @@ def _changes(est: Estimate, asked: Workload) -> tuple[str, ...]:
         out.append("kv_precision")
     if asked.method and i.method != asked.method:
         out.append("method")
+    if i.task == "training" and (i.optimizer or "adamw") != (asked.optimizer or "adamw"):
+        out.append("optimizer")
     if i.zero != asked.zero or i.offload != asked.offload:
         out.append("sharding")
     if est.verdict == "offload" and est.offload is not None and est.offload.ram_bytes:

@@ -67,7 +67,15 @@ class Plan:
         alternatives differ in kind."""
         if self.hardware in (CLOUD, MORE_GPUS):
             return self.hardware
-        for change in ("offload", "method", "sharding", "engine", "precision", "kv_precision"):
+        for change in (
+            "offload",
+            "method",
+            "sharding",
+            "optimizer",
+            "engine",
+            "precision",
+            "kv_precision",
+        ):
             if change in self.changes:
                 return change
         return "as_asked"
