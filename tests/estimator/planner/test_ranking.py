@@ -90,3 +90,12 @@ def test_partly_in_ram_a_plan_faster_than_reading_beats_a_better_format_slower_t
     # Both faster than reading: the better format wins, as it does on the GPUs.
     q8 = _plan(arch, verdict="offload", quality_bits=8.5, estimate_bits=8.5, decode=Range(20, 30))
     assert _order([q4, q8]) == [q8, q4]
+
+
+def test_running_for_one_user_room_to_spare_beats_a_tight_fit_at_the_same_quality(arch):
+    tight = _plan(arch, verdict="tight", quality_bits=8, estimate_bits=8.9, decode=Range(27, 36))
+    roomy = _plan(arch, verdict="fits", quality_bits=8, estimate_bits=8.5, decode=Range(25, 33))
+    assert _order([tight, roomy]) == [roomy, tight]
+    # Better quality still comes first, tight or not.
+    sixteen = _plan(arch, verdict="tight", quality_bits=16, estimate_bits=16)
+    assert _order([roomy, sixteen]) == [sixteen, roomy]
