@@ -85,10 +85,16 @@ def kv_precision(low: str, found: Found) -> str:
 def engine(low: str, found: Found) -> str:
     """The engine named ("vllm", "ollama", "llama.cpp"), blanked so that no model name is read
     in it ("llama" in "llama.cpp")."""
-    for value, concept in lx.variants("engine"):
+    return named(low, found, "engine", "engine")
+
+
+def named(low: str, found: Found, prefix: str, slot: str) -> str:
+    """The first of the lexicon's "prefix:value" concepts the text names, set as `slot` and
+    blanked."""
+    for value, concept in lx.variants(prefix):
         m = lx.search(concept, low)
         if m:
-            found.set("engine", value)
+            found.set(slot, value)
             return blank(low, m)
     return low
 

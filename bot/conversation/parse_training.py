@@ -15,7 +15,7 @@ from estimator.vocabulary import MAX_CONTEXT, MAX_SEQUENCES
 
 from .. import lexicon as lx
 from .parse_numbers import integer
-from .parse_task import blank
+from .parse_task import blank, named
 from .reading import Found
 
 MAX_LORA_RANK = 65_536  # the estimator refuses ranks above the model's smallest width
@@ -46,7 +46,7 @@ def zero(low: str, found: Found) -> str:
     ZeRO-Infinity, FSDP's sharding strategy, DDP or hybrid sharding, and the rollout of online
     RL. Returns the text with them blanked: read first, before the engine ("vllm colocated" is
     no inference engine) and the context ("512 generated tokens" is no context length)."""
-    low = _backend(low, found)
+    low = named(low, found, "distributed", "distributed")
     low = rollout(low, found)
     stage = lx.fragment("stage")
     zero_word = lx.fragment("zero")
@@ -78,15 +78,6 @@ def zero(low: str, found: Found) -> str:
         found.set("zero", 0)
     if found.get("zero") is not None:
         found.set("task", "training")
-    return low
-
-
-def _backend(low: str, found: Found) -> str:
-    for value, concept in lx.variants("distributed"):
-        m = lx.search(concept, low)
-        if m:
-            found.set("distributed", value)
-            return blank(low, m)
     return low
 
 
