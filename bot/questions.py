@@ -14,6 +14,7 @@ from estimator.frameworks import FRAMEWORKS
 from estimator.hardware.catalog import find_gpu
 from estimator.hardware.types import CloudInstance, Machine
 from estimator.planner import inverse as across
+from estimator.planner.quality import LOW_BITS, LOW_BITS_SOURCE, nominal_bits
 from estimator.precision import weight_format
 from estimator.result import Note
 from estimator.workload import Workload
@@ -101,23 +102,34 @@ def _how(found: inverse.Answer, lang: str) -> tuple[str, str] | None:
 
 def sentence(question: str, found: inverse.Answer, lang: str) -> str:
     """The answer, the format and engine that give it, the 16-bit (or asked) answer beside it
-    when different, and what the answer assumes (how the nodes are connected)."""
+    when different, and what the answer assumes (how the nodes are connected). A format that
+    is the answer is said by its name, with what fewer than 4 bits cost."""
     value = plain_value(found)
     if value is None:
         return t("fit.none", lang)
-    text = t(f"fit.{question}", lang, value=_shown(found.value, lang))
+    precision = question == "precision"
+    shown = weight_format(str(found.value)).label if precision else _shown(found.value, lang)
+    text = t(f"fit.{question}", lang, value=shown)
     how = _how(found, lang)
     if how is not None:
-        text += t("fit.how", lang, precision=how[0], engine=how[1])
+        text += (
+            t("fit.how_engine", lang, engine=how[1])
+            if precision
+            else t("fit.how", lang, precision=how[0], engine=how[1])
+        )
     base = found.baseline
     if base is not None and base.value is not None and (base_how := _how(base, lang)) is not None:
+        key = {"model": "fit.baseline_model", "precision": "fit.baseline_precision"}
         text += t(
-            "fit.baseline_model" if question == "model" else "fit.baseline",
+            key.get(question, "fit.baseline"),
             lang,
             precision=base_how[0],
             engine=base_how[1],
-            value=_shown(base.value, lang),
+            value=weight_format(str(base.value)).label if precision else _shown(base.value, lang),
         )
+    bits = nominal_bits(weight_format(str(found.value))) if precision else None
+    if bits is not None and bits < LOW_BITS:
+        text += "; " + t("plan.low_bits", lang, bits=int(bits), source=LOW_BITS_SOURCE)
     for note in found.notes:
         said = notes.assumption(note, lang)
         text += ". " + said[:1].upper() + said[1:]

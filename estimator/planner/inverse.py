@@ -177,7 +177,9 @@ def most_sequences(w: Workload, m: Machine) -> Answer[int]:
 
 
 def best_format(w: Workload, m: Machine) -> Answer[str]:
-    """The highest-quality format that fits, over engines; the asked engine's beside it."""
+    """The highest-quality format that fits, over engines, one with room to spare before a
+    tight one and the engines practitioners run before the question's default among equals
+    (Q8_0 on llama.cpp before bitsandbytes INT8 on transformers); the asked engine's beside it."""
     if w.task == "training":
         return inverse.best_precision(w, m)
     found = []
@@ -187,12 +189,15 @@ def best_format(w: Workload, m: Machine) -> Answer[str]:
             found.append(answer)
     if not found:
         return Answer(None, None)
+    tried = TRIED[m.kind]
 
-    def quality(a: Answer[str]) -> tuple[float, float]:
+    def quality(a: Answer[str]) -> tuple[float, bool, int]:
         est = a.estimate
         assert est is not None
         fmt = weight_format(est.inputs.precision)
-        return quality_bits(fmt, w.model), est.components.weights
+        engine = est.inputs.engine
+        order = -tried.index(engine) if engine in tried else -len(tried)
+        return quality_bits(fmt, w.model), est.verdict == "fits", order
 
     best = max(found, key=quality)
     first = found[0]

@@ -26,7 +26,12 @@ _GGUF_BITS = re.compile(r"^i?q(\d)")
 
 def quality_bits(fmt: WeightFormat, arch: Architecture) -> float:
     """Whole bits per weight as quality goes (16 for the checkpoint's own format)."""
-    if fmt.kind == "float" or fmt.name == arch.checkpoint_precision:
+    return 16 if fmt.name == arch.checkpoint_precision else nominal_bits(fmt)
+
+
+def nominal_bits(fmt: WeightFormat) -> float:
+    """Whole bits per weight a format is named for (Q3_K_M: 3, though it averages 3.9)."""
+    if fmt.kind == "float":
         return 16
     if fmt.gguf:
         match = _GGUF_BITS.match(fmt.name)

@@ -260,8 +260,9 @@ def test_training_tokens_and_kwh_price(capsys):
         ),
         (
             ["precision", "--model", "qwen2.5-32b", "--task", "inference", "--gpu", "4090"],
-            # Over the engines: GGUF Q5_K_M in llama.cpp beats transformers' NF4.
-            "Best precision that fits: q5_k_m (GGUF Q5_K_M on llama.cpp)",
+            # Over the engines, 5 bits beat transformers' NF4; of the two 5-bit formats EXL2 at
+            # 5.0 bits (20.5 GB) has room to spare where Q5_K_M, 5.7 bits (23.4 GB), is tight.
+            "Best precision that fits: EXL2 5 bpw on ExLlamaV2 (TabbyAPI)",
         ),
         (
             ["model", "--task", "training", "--method", "qlora", "--gpu", "4090"],

@@ -132,3 +132,13 @@ def test_an_inverse_question_nothing_answers_here_gives_the_workload_and_its_pla
     body = reply.body
     assert body["inverse"]["answer"] is None and body["inverse"]["question"] == "concurrency"
     assert body["plans"] and body["verdict"] == "does_not_fit"
+
+
+def test_the_best_precision_is_named_as_people_name_it_with_what_3_bits_cost():
+    """Llama 3.3 70B on a 5090 (32 GB): 70.6B x 3.5 bits = 28.8 GiB fits, 4 bits (32.9 GiB)
+    does not. The answer says "EXL2 3.5 bpw", not its key, and that 3 bits cost quality."""
+    text = "beste kwantisatie voor llama 3.3 70b op een 5090"
+    reply = answered(answer(step(State(), parse(text), text).state.draft), [], "nl")
+    line = reply.sections[0].items[0].text
+    assert line.startswith("Beste precisie die past: EXL2 3.5 bpw op ExLlamaV2")
+    assert "exl2_3.5bpw" not in line and "3 bits kosten merkbaar kwaliteit" in line
