@@ -3,7 +3,8 @@ training settings, amounts, acts, comparisons), which runs on the event loop for
 
 Target: every message under 100 ms (what one message may hold the event loop), p50 under 5 ms.
 Messages: the phrasing tables of tests/bot/conversation, and adversarial ones: 2,000 random
-characters, 300 connectors ("4090 or 4090 or ..."), a 400-digit number, a long mixed question
+characters, 300 connectors ("4090 or 4090 or ..."), a 400-digit number, runs of 2,000 digits
+alone and with separators (a name-like run once backtracked for 18 s), a long mixed question
 repeated. Prints the figures and writes bench/results/parse_speed.json.
 """
 
@@ -33,6 +34,9 @@ def adversarial() -> list[str]:
         "mistral 7b with 1" + "0" * 400 + " tokens of context",
         " of ".join(["llama 3.1 8b on a 4090 met zero-3"] * 60),
         "a " * 900 + " or b or c or d or e " * 100,
+        "9" * 2000,
+        "9_" * 1000,
+        "9b-" * 600,
     ]
     return texts
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from decimal import Decimal
 import sys
 
 from estimator.errors import EstimatorError
@@ -37,7 +38,8 @@ def parse_int(field: str, text: str, *, binary: bool = True) -> int:
         or ("." in m.group(1) and not m.group(2))
     ):
         raise EstimatorError("not_a_number", field=field, value=text[:30])
-    return round(float(m.group(1)) * suffixes.get(m.group(2), 1))
+    # Exact: a float overflows at 309 digits and misreads anything past 15.
+    return round(Decimal(m.group(1)) * suffixes.get(m.group(2), 1))
 
 
 def parse_gb(field: str, text: str | None) -> float | None:

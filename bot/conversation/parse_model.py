@@ -131,6 +131,11 @@ def hf_id(original: str) -> str | None:
 _GLUED = re.compile(
     r"[a-z0-9][a-z0-9._]*[-_][a-z0-9._-]*\d+(?:\.\d+)?b[a-z0-9._-]*|[a-z0-9._-]*\d+(?:\.\d+)?b[-_][a-z0-9._-]+"
 )
+# The words _GLUED is tried on, each at most _LONGEST_NAME long: its nested runs backtrack
+# cubically, so 1,000 digits in a row took 18 s (and held the event loop); no model name is
+# that long (the longest catalog id is under 60 characters).
+_WORD = re.compile(r"[a-z0-9._-]+")
+_LONGEST_NAME = 96
 
 
 def bare_size(text: str) -> str | None:
@@ -138,10 +143,13 @@ def bare_size(text: str) -> str | None:
     of a hyphenated name gives that name instead, so that an unknown name is answered as one
     (with suggestions, or the question for its total and active size) and not as a dense model
     of that size."""
-    for glued in _GLUED.finditer(text):
-        token = glued.group().strip("-_.")
-        if re.search(r"[a-z]{2}", token):
-            return token
+    for word in _WORD.finditer(text):
+        if len(word.group()) > _LONGEST_NAME:
+            continue
+        for glued in _GLUED.finditer(word.group()):
+            token = glued.group().strip("-_.")
+            if re.search(r"[a-z]{2}", token):
+                return token
     m = SIZE_WORDS.search(text)
     if m is None:
         return None

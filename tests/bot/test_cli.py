@@ -394,3 +394,11 @@ def test_nothing_fits_is_exit_1_in_fit_and_ask(capsys, monkeypatch, tmp_path):
     assert "it runs like this:" in out
     code, out, _ = run(capsys, "ask", "longest context for qwen2.5 7b on an rtx 4090")
     assert code == 0 and not out.startswith(NOTHING_FITS)
+
+
+@pytest.mark.parametrize("flag", ["--context", "--gpus", "--concurrency", "--lora-rank", "--batch"])
+def test_an_integer_flag_of_400_digits_is_refused_with_its_range(capsys, flag):
+    """Read exactly (a float overflows at 309 digits): refused with the range, exit 2."""
+    base = ["estimate", "--model", "qwen2.5-7b", "--task", "training", "--gpu", "4090"]
+    code, out, err = run(capsys, *base, flag, "9" * 400)
+    assert code == 2 and "must be between 1 and" in out + err

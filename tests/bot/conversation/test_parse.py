@@ -348,3 +348,14 @@ def test_held_out_phrasings_written_without_seeing_the_parser():
 )
 def test_model_names_in_questions(text, model):
     assert parse(text).model == model
+
+
+def test_no_word_longer_than_any_model_name_is_read_as_a_glued_size():
+    """A size glued into a name is looked for in words of at most 96 characters: the pattern
+    backtracks cubically, and 1,000 digits in a row held the event loop for 18 s."""
+    from bot.conversation import parse_model
+
+    assert parse_model.bare_size("mymodel-7b") == "mymodel-7b"
+    # Not a name: the size alone, as in any text without one.
+    assert parse_model.bare_size("x" * 200 + "-7b") == "7B"
+    assert read("9" * 2000).draft.model is None
