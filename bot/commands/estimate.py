@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import re
-from decimal import Decimal
 import sys
+from decimal import Decimal
 
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import machine as make_machine
