@@ -36,18 +36,24 @@ def _shown(name: str, value: Any, lang: str) -> str:
 
 
 def message(error: EstimatorError | StorageError, lang: str) -> str:
+    """The error's one line in the reader's language; never raises (a value it cannot show,
+    a NaN or a 5,000-digit integer, gives the error's code instead of a second error)."""
+    try:
+        return _message(error, lang)
+    except Exception:
+        return f"{t('error.prefix', lang)}: {error.code}"
+
+
+def _message(error: EstimatorError | StorageError, lang: str) -> str:
     params: dict[str, Any] = dict(error.params)
     key = f"error.{error.code}"
     for name in _LISTS:
         if name in params:
-            values = [str(v) for v in params[name] or ()]
+            values = [str(v)[:60] for v in params[name] or ()]
             if name == "suggestions" and not values:
                 key += "_no_suggestion"
             params[name] = ", ".join(values)
     if not has(key, lang):
         return f"{t('error.prefix', lang)}: {error.code}"
     filled = _Filled({name: _shown(name, value, lang) for name, value in params.items()})
-    try:
-        return string.Formatter().vformat(catalog(lang)[key], (), filled)
-    except (ValueError, IndexError, AttributeError, KeyError):
-        return f"{t('error.prefix', lang)}: {error.code}"
+    return string.Formatter().vformat(catalog(lang)[key], (), filled)

@@ -130,3 +130,13 @@ def test_a_saved_question_shows_the_memory_per_device_as_its_answer_did() -> Non
     assert questions_list.line(spread, "nl").endswith("past, 67,5 GiB per apparaat")
     assert questions_list.line(query(3 << 30, 3 << 30), "en").endswith("fits, 3.0 GiB")
     assert questions_list.line(query(None, None), "en").endswith("— fits")
+
+
+def test_the_error_line_never_raises_whatever_the_values():
+    from bot.render.errors import message
+    from estimator.errors import EstimatorError
+
+    huge = EstimatorError("unknown_model", model="x", suggestions=[10**500])
+    assert message(huge, "en").startswith("unknown model")
+    odd = EstimatorError("out_of_range", field="context", value=float("nan"), low=1, high=None)
+    assert isinstance(message(odd, "nl"), str)
