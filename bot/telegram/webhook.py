@@ -5,7 +5,8 @@ application's update order takes an advisory lock per chat), so nothing is answe
 follow-ups see their question.
 
 A claim that fails (the database away) refuses the request with a 503: Telegram delivers the
-update again later, and nothing is answered that nobody claimed. The reply to Telegram waits for
+update again later, and nothing is answered that nobody claimed; an update no database can
+claim (an id past 2^63) gets one apology and is acknowledged. The reply to Telegram waits for
 the handling: Telegram sends a chat's next update after this one is acknowledged, which keeps
 each chat in order. /healthz says ok only when the database answers."""
 
@@ -21,6 +22,7 @@ from telegram import Update
 from storage import StorageError
 
 from .app import TelegramBot
+from .failures import apologise, database_down
 
 log = logging.getLogger(__name__)
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -49,7 +51,11 @@ def server(bot: TelegramBot) -> web.Application:
             fresh = await storage.updates.claim("telegram", update.update_id)
         except StorageError as error:
             log.error("could not claim update %s: %s", update.update_id, error.code)
-            return web.Response(status=503)  # Telegram delivers it again
+            if database_down(error):
+                return web.Response(status=503)  # Telegram delivers it again
+            # An id no database holds (past 2^63) would be refused forever: one apology.
+            await apologise(bot.sender, update, None)
+            return web.Response(status=200)
         if fresh:
             await app.update_processor.process_update(update, app.process_update(update))
         return web.Response(status=200)

@@ -112,6 +112,18 @@ async def test_a_wrong_secret_is_refused(fake, replicas):
     assert fake.messages(1) == []
 
 
+async def test_an_update_no_database_can_claim_is_one_apology_and_acknowledged(fake, replicas):
+    """An id past 2^63 is no fault of the database: a 503 would have Telegram send it again
+    for as long as it retries, so it is acknowledged with the general apology."""
+    update = {**fake.send_text(1, question(0)), "update_id": 2**63}
+    async with aiohttp.ClientSession() as session:
+        headers = {SECRET_HEADER: SECRET}
+        async with session.post(replicas[0].endpoint, json=update, headers=headers) as r:
+            assert r.status == 200
+    (apology,) = await fake.wait_messages(1, 1, timeout=15)
+    assert apology.plain_text.startswith("Sorry, something went wrong")
+
+
 async def test_a_malformed_body_is_acknowledged_and_dropped(fake, replicas):
     async with aiohttp.ClientSession() as session:
         headers = {SECRET_HEADER: SECRET}
