@@ -181,6 +181,8 @@ def _read(low: str, original: str) -> Found:
     if found.get("inverse") is None and found.get("model") is None and lx.search("what_runs", said):
         # "what can I run on a 4090", "kan ik iets draaien": no model, so the biggest that runs.
         found.set("inverse", "largest_model")
+    if lx.search("faster", said):
+        found.set("asks_faster", True)
     if found.get("inverse") == "largest_model" and found.get("task") is None:
         found.set("task", "inference")
     _classical(low, found)

@@ -99,6 +99,7 @@ class Draft(BaseModel):
     ml_params: int | None = None
     retrain_often: bool | None = None
     asks_ram: bool | None = None  # "how much RAM do I need" (classical machine learning)
+    asks_faster: bool | None = None  # "which is faster": a comparison chosen by speed
     # How it is trained.
     zero: int | None = Field(default=None, ge=0, le=3)  # DeepSpeed ZeRO stage
     offload: bool | None = None  # optimizer states (and with ZeRO-3 parameters) off the GPU

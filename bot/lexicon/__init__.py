@@ -70,6 +70,7 @@ LANGUAGE_CONCEPTS = frozenset(
         # inverse questions
         "biggest",
         "what_runs",
+        "faster",
         "needed",
         "longest",
         "how_many",

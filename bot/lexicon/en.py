@@ -276,6 +276,7 @@ LEXICON = Lexicon(
             r"run\s+anything",
             r"(?:can|could)\s+(?:i|we)\s+run\s+(?:something|anything)",
         ),
+        "faster": (r"faster", r"fastest", r"quicker", r"quickest"),
         # "how many A100 80GB do I need": the GPU count, said after the GPU.
         "needed": (
             r"(?:do|would|will|should)\s+(?:i|we|you)\s+(?:\w+\s+)?need",

@@ -241,6 +241,7 @@ LEXICON = Lexicon(
             r"welke\s+(?:modell?en|llms?)\s+(?:kan|kunnen)\s+(?:ik|we|je)",
             r"(?:een|enig)\s+(?:\w+\s+)?(?:model|llm)\s+(?:\w+\s+)?draaien",
         ),
+        "faster": (r"sneller", r"snelste", r"vlotter", r"vlotste"),
         "needed": (
             r"(?:heb|hebben|heeft)\s+(?:ik|we|je|jullie)\s+(?:\w+\s+)?nodig",
             r"nodig",

@@ -59,3 +59,10 @@ def test_a_card_and_a_mac_whose_defaults_differ_in_format_are_compared_each_as_i
     assert rows[0].speed is not None and rows[1].speed is not None
     assert rows[0].speed > 2 * rows[1].speed
     assert compare.verdict_line(rows, "en").startswith("Better: RTX 4090")
+
+
+def test_which_is_faster_is_answered_by_speed_whatever_format_each_runs():
+    """A 4070 (12 GB) holds Llama 8B only in 8 bits, the M4 Pro also in 16: "which is faster"
+    asks about speed, and at 504 GB/s against 273 the 4070 is, in either format."""
+    rows = _rows("wat is sneller voor llama 8b, m4 pro 24gb of rtx 4070 12gb??", "nl")
+    assert compare.verdict_line(rows, "nl").startswith("Beter: RTX 4070, die is sneller")
