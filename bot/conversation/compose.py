@@ -12,6 +12,7 @@ from estimator.frameworks import FRAMEWORKS
 from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
 from estimator.planner.serving import Capacity
+from estimator.precision import weight_format
 from estimator.result import COMPONENTS, Estimate
 from estimator.speed import Range
 from rules import Advice, Recommendation
@@ -138,17 +139,26 @@ def _headline(est: Estimate, lang: Language) -> Section:
     return Section(kind="headline", items=[Item(text=text)])
 
 
-def _verdict(est: Estimate, lang: Language) -> Item:
+def _verdict(est: Estimate, lang: Language, draft: Draft | None = None) -> Item:
+    """The verdict as asked; where it does not fit in a format and engine the question did not
+    name, it says which it assumed (the plan that follows runs another)."""
     fullest = max(est.devices, key=lambda d: d.components.total)
     if fullest.usable_bytes is None:
         text = t("reply.verdict_no_hardware", lang, total=numbers.size(est.total_bytes, lang))
         return Item(text=text)
+    assumed = (
+        draft is not None
+        and est.verdict not in ("fits", "tight")
+        and not (draft.precision or draft.engine or draft.task == "training")
+    )
     text = t(
-        "reply.verdict",
+        "reply.verdict_assumed" if assumed else "reply.verdict",
         lang,
         verdict=t(f"verdict.{est.verdict}", lang),
         per_device=numbers.size(fullest.components.total, lang),
         usable=numbers.size(fullest.usable_bytes, lang),
+        format=weight_format(est.inputs.precision).label,
+        engine=engines.get(est.inputs.engine).label if est.inputs.task == "inference" else "",
     )
     return Item(text=text, primary=True)
 
@@ -323,7 +333,7 @@ def answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply
     # workload answer.
     assert ans is not None
     est = ans.estimate
-    verdict = [_verdict(est, lang)]
+    verdict = [_verdict(est, lang, outcome.draft)]
     served = ans.serving
     if served is not None:
         verdict.append(Item(text=_serving(served, est, lang)))

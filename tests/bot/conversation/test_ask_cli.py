@@ -119,7 +119,9 @@ def test_chat_session(env):
     assert code == 0, err
     assert "(RTX 4090 Laptop)" in out
     assert "GeForce RTX 4090 Laptop" in out
-    assert "Oordeel:" in out
+    # Llama 3 8B in BF16 (16.3 GiB) on the 16 GB laptop card: the verdict says the format it
+    # assumed, the plan after it another.
+    assert "Oordeel in BF16 op transformers (aangenomen): past niet" in out
     assert "Tot ziens." in out
     assert out.count("kan ik Llama 3 8B op mijn laptop draaien?") == 1
 
