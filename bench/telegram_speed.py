@@ -44,7 +44,7 @@ from bot.telegram.app import bare, build  # noqa: E402
 from bot.telegram.charts import shared_pool  # noqa: E402
 from bot.telegram.settings import BotSettings  # noqa: E402
 from storage import Storage  # noqa: E402
-from tests.telegram.fake_bot_api import FakeBotApi  # noqa: E402
+from tests.bot.telegram.fake_bot_api import FakeBotApi  # noqa: E402
 
 TOKEN = "123456:bench"
 USERS = 200
@@ -97,7 +97,7 @@ async def traced_growth(fake: FakeBotApi, texts: list[str]) -> float:
     """MB still allocated by the bot after MEMORY_UPDATES more updates, traced by tracemalloc;
     the fake's own records (it keeps every message it is sent) are left out."""
     ignore = [
-        tracemalloc.Filter(False, "*/tests/telegram/*"),
+        tracemalloc.Filter(False, "*/tests/bot/telegram/*"),
         tracemalloc.Filter(False, "*/aiohttp/*"),
     ]
     tracemalloc.start()

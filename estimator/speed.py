@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from . import engines
 from .hardware.types import Machine
 from .memory.constants import LLAMACPP_UBATCH
-from .models.types import Architecture
+from .models.types import Architecture, Linear
 from .precision import WeightFormat, _linear_bytes, _mlx_bytes
 from .resolve import Resolved
 from .result import Estimate, Note, Offload
@@ -68,7 +68,7 @@ def active_weight_bytes(arch: Architecture, fmt: WeightFormat, tokens: int) -> i
     return round(linear + head_bytes + wide * arch.other_params)
 
 
-def _touched(lin, tokens: int) -> float:
+def _touched(lin: Linear, tokens: int) -> float:
     """Share of a kind of matrix a batch of `tokens` tokens reads."""
     if lin.active_count == lin.count:
         return 1.0

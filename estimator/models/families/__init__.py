@@ -1,8 +1,8 @@
 """Architecture builders per model family: config.json keys -> weight matrices and 1-D params.
 
 One module per family that needs its own arithmetic; the formulas follow each family's
-transformers modeling file, and tests/estimator/test_params.py checks every catalog model
-against its published parameter count. A model_type without a builder is read by the generic
+transformers modeling file, and tests/estimator/models/test_families.py checks every catalog
+model against its published parameter count. A model_type without a builder is read by the generic
 decoder-only builder when its config has the usual fields.
 """
 

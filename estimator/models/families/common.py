@@ -135,7 +135,14 @@ def attention(
 
 
 def gated_mlp(
-    group: str, h: int, width: int, count: int, active: int, *, fused: bool = False, bias=False
+    group: str,
+    h: int,
+    width: int,
+    count: int,
+    active: int,
+    *,
+    fused: bool = False,
+    bias: bool = False,
 ) -> list[Linear]:
     if fused:
         up = [Linear(group, "gate_up_proj", h, 2 * width, count, active, bias)]

@@ -8,8 +8,7 @@ from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.precision import weight_bytes, weight_format
 from estimator.workload import Workload
-
-from .test_commands import flags
+from tests.estimator.test_engines_commands import flags
 
 
 def test_any_bits_per_weight(arch):

@@ -6,8 +6,7 @@ from estimator import engines
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.workload import Workload
-
-from .test_commands import flags
+from tests.estimator.test_engines_commands import flags
 
 
 @pytest.mark.parametrize(

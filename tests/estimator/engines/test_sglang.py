@@ -7,8 +7,7 @@ from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.memory import constants as k
 from estimator.workload import Workload
-
-from .test_commands import flags
+from tests.estimator.test_engines_commands import flags
 
 GIB = 1 << 30
 

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 
 from bot.telegram import logs
-from tests.telegram.conftest import TOKEN
+from tests.bot.telegram.conftest import TOKEN
 
 ALICE = 1001
 PNG = b"\x89PNG\r\n\x1a\n"

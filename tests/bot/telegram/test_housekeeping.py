@@ -9,9 +9,9 @@ from datetime import timedelta
 from sqlalchemy import func, select, update
 
 from storage.models import ProcessedUpdateRow, utcnow
-from tests.telegram.conftest import Running
-from tests.telegram.fake_updates import command_entities, user_dict
-from tests.telegram.test_bot import ALICE
+from tests.bot.telegram.conftest import Running
+from tests.bot.telegram.fake_updates import command_entities, user_dict
+from tests.bot.telegram.test_app import ALICE
 
 
 async def claims(storage, update_id: int) -> int:

@@ -5,8 +5,8 @@ short, sensible reaction, never a traceback or a generic apology."""
 
 import time
 
-from tests.telegram.test_bot import ALICE, reply_to
-from tests.telegram.test_groups import group_reply
+from tests.bot.telegram.test_app import ALICE, reply_to
+from tests.bot.telegram.test_team_handlers import group_reply
 
 GROUP_A, GROUP_B = -1001, -1002
 ANONYMOUS = 1087968824  # Telegram's GroupAnonymousBot, the `from` of anonymous admins

@@ -6,7 +6,7 @@ import pytest
 
 from bot.telegram.app import TelegramBot, build
 from bot.telegram.settings import BotSettings
-from tests.telegram.fake_bot_api import FakeBotApi
+from tests.bot.telegram.fake_bot_api import FakeBotApi
 
 TOKEN = "123456:SECRET-token-never-logged"
 # Short enough for tests to wait out; the defaults (20 s, 30 s, 10 s) are for Telegram. The

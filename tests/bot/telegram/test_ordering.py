@@ -10,9 +10,9 @@ import aiohttp
 from bot.telegram import webhook
 from bot.telegram.app import build
 from bot.telegram.webhook import SECRET_HEADER
-from tests.telegram.conftest import Running
-from tests.telegram.conftest import settings as bot_settings
-from tests.telegram.test_bot import reply_to
+from tests.bot.telegram.conftest import Running
+from tests.bot.telegram.conftest import settings as bot_settings
+from tests.bot.telegram.test_app import reply_to
 
 FLOODER, OTHER = 7001, 7002
 FLOOD = 300

@@ -12,7 +12,7 @@ import pytest
 
 from bot.cli import parser
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def shell(name: str) -> str:

@@ -15,9 +15,9 @@ from bot.telegram.app import build
 from bot.telegram.webhook import SECRET_HEADER
 from storage import Storage
 from storage.database import Database
-from tests.telegram.conftest import Running
-from tests.telegram.conftest import settings as bot_settings
-from tests.telegram.test_bot import ALICE, reply_to
+from tests.bot.telegram.conftest import Running
+from tests.bot.telegram.conftest import settings as bot_settings
+from tests.bot.telegram.test_app import ALICE, reply_to
 
 GROUP, ADMIN = -300, 31
 QUESTION = "can I fine-tune 7B on 24GB?"

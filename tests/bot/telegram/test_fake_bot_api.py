@@ -35,7 +35,7 @@ from telegram.ext import (
     filters,
 )
 
-from tests.telegram.fake_bot_api import FakeBotApi
+from tests.bot.telegram.fake_bot_api import FakeBotApi
 
 TOKEN = "123:ABC"
 USER = 42

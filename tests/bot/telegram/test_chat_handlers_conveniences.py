@@ -7,7 +7,7 @@ import re
 from urllib.parse import parse_qs, urlparse
 
 from bot.telegram import send
-from tests.telegram.test_bot import ALICE, reply_to
+from tests.bot.telegram.test_app import ALICE, reply_to
 
 BOB = 2001
 QUESTION = "can I fine-tune 7B on 24GB?"

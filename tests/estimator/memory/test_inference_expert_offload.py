@@ -8,8 +8,7 @@ from estimator.hardware.catalog import machine
 from estimator.precision import GGUF_BPW
 from estimator.report import report
 from estimator.workload import Workload
-
-from .test_commands import flags
+from tests.estimator.test_engines_commands import flags
 
 
 def _workload(arch):

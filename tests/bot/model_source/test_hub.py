@@ -9,7 +9,7 @@ from bot.model_source import Hub, needs_download, resolve_model
 from bot.model_source.limiter import HubLimiter
 from bot.render.errors import message
 from estimator.errors import EstimatorError
-from tests.bot.fake_hub import FakeHub, running
+from tests.bot.model_source.fake_hub import FakeHub, running
 
 TINY = {
     "model_type": "llama",

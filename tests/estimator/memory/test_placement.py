@@ -10,8 +10,7 @@ from estimator.memory import constants as k
 from estimator.planner import MORE_GPUS, plans
 from estimator.report import report
 from estimator.workload import Workload
-
-from .test_commands import flags
+from tests.estimator.test_engines_commands import flags
 
 
 def _mixed(*names: str, ram_gb: int = 64) -> Machine:

@@ -2,7 +2,7 @@
 hardware, shared profiles and their privacy, /whocan, /recent, other bots' commands, and the
 group's move to a supergroup."""
 
-from tests.telegram.test_bot import reply_to
+from tests.bot.telegram.test_app import reply_to
 
 GROUP = -100
 ADMIN, BOB, CAROL = 11, 12, 13

@@ -7,7 +7,7 @@ import re
 import time
 from typing import Any
 
-from tests.telegram.fake_updates import (
+from tests.bot.telegram.fake_updates import (
     CHAT_ACTIONS,
     TEXT_LIMIT,
     bad_request,

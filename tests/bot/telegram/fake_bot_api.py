@@ -16,9 +16,9 @@ from typing import Any, Self
 
 from aiohttp import web
 
-from tests.telegram.fake_faults import HANG_S, PROXY_PAGE, FaultPlan
-from tests.telegram.fake_methods import MoreMethods
-from tests.telegram.fake_updates import (
+from tests.bot.telegram.fake_faults import HANG_S, PROXY_PAGE, FaultPlan
+from tests.bot.telegram.fake_methods import MoreMethods
+from tests.bot.telegram.fake_updates import (
     CAPTION_LIMIT,
     JSON_FIELDS,
     NOT_MODIFIED,

@@ -18,7 +18,7 @@ import termios
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 PROMPT = "\r\n> "
 QUESTION = "can I fine-tune qwen2.5 7b on a 4090?"

@@ -13,7 +13,7 @@ from bot.telegram import webhook
 from bot.telegram.app import build
 from bot.telegram.webhook import SECRET_HEADER
 from storage import Storage
-from tests.telegram.conftest import settings as bot_settings
+from tests.bot.telegram.conftest import settings as bot_settings
 
 SECRET = "webhook-secret-for-tests"
 CHATS = 50
