@@ -55,6 +55,9 @@ class Outbox:
         self._waiting: set[str] = set()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        # What this process holds: released when it stops, so that a restart sends it at once
+        # instead of after the hold.
+        self._held: dict[int, OutboxMessage] = {}
 
     def waiting(self, chat_id: int) -> bool:
         """Whether messages to this chat are kept, so a new one must queue behind them."""
@@ -94,6 +97,10 @@ class Outbox:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        try:
+            await self._release(list(self._held.values()))
+        except StorageError as error:
+            log.error("could not release kept messages: %s", error.code)
 
     async def _run(self) -> None:
         pause = FIRST_PAUSE_S
@@ -116,17 +123,21 @@ class Outbox:
         """Sends what is kept, oldest first per chat, until nothing is left (True) or the API
         fails again (False)."""
         while True:
-            batch = await self._storage.outbox.claim(PLATFORM, HOLD)
+            # Shielded: a claim the database made is known here even if stopping cuts in.
+            claiming = asyncio.ensure_future(self._storage.outbox.claim(PLATFORM, HOLD))
+            try:
+                batch = await asyncio.shield(claiming)
+            except asyncio.CancelledError:
+                with contextlib.suppress(StorageError):
+                    self._held.update((m.id, m) for m in await claiming)
+                raise
+            self._held.update((m.id, m) for m in batch)
             if not batch:
                 self._waiting = await self._storage.outbox.chats(PLATFORM)
                 # What is left is held by another process, which sends it.
                 return True
             for index, message in enumerate(batch):
-                try:
-                    sent = await self._send(message)
-                except asyncio.CancelledError:  # stopping: the next process may send the rest
-                    await asyncio.shield(self._release(batch[index:]))
-                    raise
+                sent = await self._send(message)
                 if not sent:
                     await self._release(batch[index:])
                     return False
@@ -134,6 +145,7 @@ class Outbox:
     async def _release(self, messages: list[OutboxMessage]) -> None:
         for message in messages:
             await self._storage.outbox.release(message.id)
+            self._held.pop(message.id, None)
 
     async def _send(self, message: OutboxMessage) -> bool:
         """False when the API failed for a passing reason (the message stays kept)."""
@@ -147,4 +159,5 @@ class Outbox:
             # Refused for what it is (the user blocked the bot, the chat is gone): never sent.
             log.warning("dropped a kept message Telegram refused: %s", error)
         await self._storage.outbox.sent(message.id)
+        self._held.pop(message.id, None)
         return True
