@@ -4,28 +4,12 @@ question describes, saved and named machines, refusals, and numbered choices."""
 
 import pytest
 
-from bot.conversation.service import Conversation, Incoming
+from bot.conversation.service import Conversation
 from storage.schemas import HardwareSpec
+from tests.bot.conversation.talk import message, say
 
 GIB = 2**30
 LLAMA_8B = 8_030_261_248  # Llama-3.1-8B's parameters (config.json of meta-llama/Llama-3.1-8B)
-
-
-def message(text, user="alice", chat="c1", language=None, one_shot=False):
-    return Incoming(
-        platform="local",
-        chat_id=chat,
-        chat_type="terminal",
-        user_id=user,
-        text=text,
-        language=language,
-        one_shot=one_shot,
-    )
-
-
-async def say(storage, *texts, **kw):
-    conversation = Conversation(storage)
-    return [await conversation.handle(message(t, **kw)) for t in texts]
 
 
 async def test_zero_3_in_words_shards_the_states_over_the_gpus(storage):

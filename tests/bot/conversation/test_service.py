@@ -5,23 +5,8 @@ import pytest
 
 from bot.conversation.service import Conversation, Incoming
 from storage.schemas import HardwareSpec
+from tests.bot.conversation.talk import message, say
 from tests.conftest import FIXTURES
-
-
-def message(text, user="alice", chat="c1", language=None):
-    return Incoming(
-        platform="local",
-        chat_id=chat,
-        chat_type="terminal",
-        user_id=user,
-        text=text,
-        language=language,
-    )
-
-
-async def say(storage, *texts, **kw):
-    conversation = Conversation(storage)
-    return [await conversation.handle(message(t, **kw)) for t in texts]
 
 
 async def test_fine_tune_follow_ups(storage):
