@@ -90,10 +90,8 @@ def figures(plan: Plan, lang: str) -> str:
     off = plan.offload
     if off is not None and off.what not in _QUIET_OFFLOAD and off.ram_bytes > 0:
         what = t(f"plan.offload.{off.what}", lang)
-        # RAM the question did not state: a training plan says what it asks of the machine.
-        unstated = plan.workload.task == "training" and (
-            plan.machine is not None and plan.machine.ram_bytes is None
-        )
+        # RAM the question did not state: the plan says what it asks of the machine.
+        unstated = plan.machine is not None and plan.machine.ram_bytes is None
         key = "plan.ram_needed" if unstated else "plan.ram"
         text += t(key, lang, ram=numbers.size(off.ram_bytes, lang), what=what)
     if plan.low_bits:

@@ -30,6 +30,11 @@ TRIED = {
 }
 
 
+# RAM a question does not state, for sizing what an offload plan would need of it: more than
+# any one machine here holds, so the need is what the plan says.
+UNSTATED_RAM = 4 << 40
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """One estimated way to run the workload."""
@@ -179,20 +184,22 @@ def _engine_options(engine: engines.Engine, w: Workload, m: Machine) -> Iterator
         if better is not None:
             yield better
     good = best_rung is not None and not low_bits(weight_format(best_rung), w.model)
-    if not good and engine.offloads_layers and m.ram_bytes is not None:
+    if not good and engine.offloads_layers:
         # Nothing good fits on the GPUs: the checkpoint's own format, else the engine's default
-        # (or the best below it that RAM can hold), with the rest in RAM.
+        # (or the best below it that RAM can hold), with the rest in RAM. RAM the question does
+        # not state is sized as if there were enough, and the plan says how much it needs.
+        probe = used if used.ram_bytes is not None else replace(used, ram_bytes=UNSTATED_RAM)
         if native is not None:
             own = replace(w, precision=native, kv_precision=kv_asked)
-            est = _estimate(own, used)
+            est = _estimate(own, probe)
             if est is not None and est.verdict == "offload":
                 yield Option(own, used, est)
                 return
         default = resolve(replace(w, precision=None), used).workload.precision
         start = rungs.index(default) if default in rungs else 0
-        offloaded = _first_offload(w, used, rungs[start:], kv_asked)
+        offloaded = _first_offload(w, probe, rungs[start:], kv_asked)
         if offloaded is not None:
-            yield offloaded
+            yield replace(offloaded, machine=used)
 
 
 def _no_hardware(w: Workload) -> Iterator[Option]:

@@ -28,9 +28,9 @@ from ..workload import Workload
 from .context import largest
 from .inference import TRIED, Option, _first_fit, _ladder, _native, _room
 from .quality import low_bits, quality_bits
-from .rank import READING_TOKENS_S
 from .search import NODE_COUNTS
 from .serving import QUEUEING
+from .types import READING_TOKENS_S
 
 Answer = inverse.Answer
 T = TypeVar("T")

@@ -11,13 +11,6 @@ from __future__ import annotations
 from ..vocabulary import FITTING
 from .types import ANY, CLOUD, MORE_GPUS, YOURS, Plan
 
-# Reading speed in tokens per second: 238 words a minute for silent reading of English
-# non-fiction (Brysbaert 2019, Journal of Memory and Language 109, 104047) at 0.75 words a token
-# (OpenAI's tokenizer rule of thumb). Partly in RAM, 16-bit weights copied at PCIe or RAM speed
-# decode slower than that while a 4-bit format with its experts in RAM chats at 50 tokens/s:
-# the one someone can read along with wins, whatever its bits.
-READING_TOKENS_S = 238 / 60 / 0.75
-
 
 def _one_user(plan: Plan) -> bool:
     w = plan.workload
@@ -33,15 +26,17 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         tier = 2  # more GPUs than they have only when they asked about GPU counts
     else:
         tier = 0 if runs else 1
+    speed = plan.decode.high if plan.decode is not None else 0.0
     if plan.verdict in FITTING:
-        fit = 2 if plan.low_bits else 0
+        fit = 2.0 if plan.low_bits else 0.0
     elif plan.verdict == "offload":
-        fit = 3 if plan.low_bits else 1
+        # Partly in RAM at 4 bits or more: before a low-bit fit while people can read along
+        # (an MoE with its experts in RAM), after it when slower (a dense 70B over PCIe).
+        fit = 3.0 if plan.low_bits else 2.5 if plan.slow_offload else 1.0
     elif plan.verdict == "unknown":
         fit = 0
     else:
         fit = 4
-    speed = plan.decode.high if plan.decode is not None else 0.0
     added = plan.gpus if plan.hardware == MORE_GPUS else 0
     rent = (plan.usd_per_hour or 0.0) if plan.hardware == CLOUD else 0.0
     return (
@@ -50,7 +45,7 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         fit,
         added,
         rent,
-        1 if plan.verdict == "offload" and speed < READING_TOKENS_S else 0,
+        1 if plan.slow_offload else 0,
         -plan.quality_bits,
         # Running one user at the same quality, room to spare before a tight fit (Q8_0 at 8.2 of
         # 11.1 GiB on a 3060 before FP8 at 9.5 of vLLM's 10.0); a server for many users fills

@@ -47,7 +47,8 @@ def plans(
         found = list(options(workload, machine))
     hardware = YOURS if machine is not None else ANY
     built = [_plan(o, hardware, asked) for o in found]
-    if gpu_count_asked or not any(p.runs for p in built):
+    # Elsewhere too when nothing on theirs runs faster than people read.
+    if gpu_count_asked or not any(p.runs and not p.slow_offload for p in built):
         built += _elsewhere(workload, machine, asked, cloud)
     unique: dict[tuple, Plan] = {}
     for p in sorted(built, key=lambda p: key(p, gpu_count_asked)):

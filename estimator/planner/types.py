@@ -18,6 +18,14 @@ CLOUD = "cloud"
 ANY = "any"
 
 
+# Reading speed in tokens per second: 238 words a minute for silent reading of English
+# non-fiction (Brysbaert 2019, Journal of Memory and Language 109, 104047) at 0.75 words a token
+# (OpenAI's tokenizer rule of thumb). Partly in RAM, 16-bit weights copied at PCIe or RAM speed
+# decode slower than that while a 4-bit format with its experts in RAM chats at 50 tokens/s:
+# the one someone can read along with wins, whatever its bits.
+READING_TOKENS_S = 238 / 60 / 0.75
+
+
 @dataclass(frozen=True, slots=True)
 class PlanOffload:
     """What a plan keeps in CPU RAM."""
@@ -55,6 +63,15 @@ class Plan:
     low_bits: bool  # below 4 bits per weight: noticeable quality loss
     usd_per_hour: float | None  # a rented instance's price
     changes: tuple[str, ...]  # what differs from the question: precision, engine, gpus, ...
+
+    @property
+    def slow_offload(self) -> bool:
+        """Partly in RAM and slower than people read (the middle of its decode range): a 16-bit
+        model copied over PCIe, a dense 70B with layers in RAM, unlike an MoE with its experts
+        there."""
+        if self.verdict != "offload" or self.decode is None:
+            return False
+        return (self.decode.low + self.decode.high) / 2 < READING_TOKENS_S
 
     @property
     def runs(self) -> bool:

@@ -238,3 +238,26 @@ def test_a_full_fine_tune_that_fits_with_an_8_bit_optimizer_is_planned_as_one(ar
     assert best.method == "full" and best.workload.optimizer in ("adamw_8bit", "paged_adamw_8bit")
     assert "optimizer" in best.changes and best.kind == "optimizer"
     assert 'optim="adamw_8bit"' in best.command
+
+
+def test_without_ram_stated_an_moe_is_planned_with_its_experts_in_ram_and_says_how_much(arch):
+    """Llama 4 Scout (108.6B, 16 experts) on a 5090: Q4_K_M is about 61 GiB, twice the card.
+    With the experts of most layers in RAM it decodes at ~20 tokens/s, faster than people read,
+    so it leads over a 1-2 bit format that fits. The RAM was not stated: the plan says what it
+    needs, about the weights less what the card holds (61 - 30 GiB)."""
+    best = plans(
+        Workload(model=arch("Llama-4-Scout-17B-16E"), task="inference"), machine(gpu="RTX 5090")
+    )[0]
+    assert (best.engine, best.precision, best.verdict) == ("llama.cpp", "q4_k_m", "offload")
+    assert best.machine is not None and best.machine.ram_bytes is None
+    assert best.offload is not None and 25 * GIB < best.offload.ram_bytes < 40 * GIB
+    assert not best.slow_offload and "--n-cpu-moe" in best.command
+
+
+def test_a_plan_on_theirs_slower_than_reading_gives_way_to_one_elsewhere(arch):
+    """Llama 3.1 405B on a 4090: Q4_K_M with 212 GiB of layers in RAM crawls at 0.2 tokens/s;
+    renting eight GPUs is the plan."""
+    found = plans(Workload(model=arch("Llama-3.1-405B"), task="inference"), machine(gpu="RTX 4090"))
+    slow = [p for p in found if p.hardware == YOURS and p.verdict == "offload"]
+    assert slow and all(p.slow_offload for p in slow)
+    assert any(p.hardware == CLOUD and p.runs for p in found)
