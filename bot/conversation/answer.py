@@ -33,7 +33,6 @@ PLACEHOLDER_MODEL = "7B"  # the largest-model search replaces it
 # on; off for everyone else (see model_source.resolve_model), also in threads that start with
 # a fresh context.
 LOCAL_FILES: ContextVar[bool] = ContextVar("local_files", default=False)
-# Frameworks built on Hugging Face transformers + PEFT, whose memory is transformers' own.
 # A features count assumed for classical machine learning when the question gives none.
 ASSUMED_FEATURES = 100
 FLOAT64_BYTES = 8  # numpy's and scikit-learn's default for a numeric table

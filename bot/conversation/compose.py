@@ -14,7 +14,7 @@ from estimator.models import catalog
 from estimator.planner.serving import Capacity
 from estimator.precision import weight_format
 from estimator.result import COMPONENTS, Estimate
-from estimator.speed import Range
+from estimator.vocabulary import FITTING
 from rules import Advice, Recommendation
 
 from .. import answers, questions
@@ -148,7 +148,7 @@ def _verdict(est: Estimate, lang: Language, draft: Draft | None = None) -> Item:
         return Item(text=text)
     assumed = (
         draft is not None
-        and est.verdict not in ("fits", "tight")
+        and est.verdict not in FITTING
         and not (draft.precision or draft.engine or draft.task == "training")
     )
     text = t(
@@ -377,15 +377,9 @@ def _nothing_fits(
     4090"): said first, then the workload itself with the plan that runs elsewhere."""
     forward = answered(replace(outcome, question=None, inverse=None), refine, lang)
     none = Section(kind="inverse", items=[Item(text=t("fit.none_here", lang), primary=True)])
-    reply = forward.model_copy(update={"sections": [none, *forward.sections], "text": ""})
-    reply._drawing = forward._drawing
     inverse = {"question": question, "answer": None, "answer_text": none.items[0].text}
-    return reply.with_body(lambda: {"inverse": inverse, **(forward.body or {})})._with_text()
-
-
-def _ends(r: Range, lang: Language) -> dict[str, str]:
-    low, high = numbers.ends(r.low, r.high, lang)
-    return {"low": low, "high": high}
+    reply = forward.with_section(none, first=True)
+    return reply.with_body(lambda: {"inverse": inverse, **(forward.body or {})})
 
 
 def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Language) -> Reply:
@@ -403,10 +397,7 @@ def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Langua
         verdict = [Item(text=at_value)]
         speed = outcome.inverse_speed
         if speed is not None:
-            said = [t("plan.speed", lang, **_ends(speed.decode_per_sequence, lang))]
-            if speed.prefill is not None:
-                said.append(t("plan.prefill", lang, **_ends(speed.prefill, lang)))
-            text = "; ".join(said)
+            text = "; ".join(plans.rates(speed.decode_per_sequence, speed.prefill, lang))
             verdict.append(Item(text=text[:1].upper() + text[1:]))
         sections += [
             _headline(est, lang),

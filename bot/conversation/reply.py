@@ -98,9 +98,10 @@ class Reply(BaseModel):
             self.sections = [Section(kind="text", items=[Item(text=self.text)])]
         return self
 
-    def with_section(self, section: Section) -> Reply:
-        """This reply with one more section at the end (its text rendered anew)."""
-        out = self.model_copy(update={"sections": [*self.sections, section], "text": ""})
+    def with_section(self, section: Section, *, first: bool = False) -> Reply:
+        """This reply with one more section at the end, or `first` (its text rendered anew)."""
+        sections = [section, *self.sections] if first else [*self.sections, section]
+        out = self.model_copy(update={"sections": sections, "text": ""})
         out._body, out._drawing = self._body, self._drawing
         return out._with_text()
 

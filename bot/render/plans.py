@@ -9,6 +9,7 @@ from estimator.frameworks import FRAMEWORKS
 from estimator.planner import CLOUD, MORE_GPUS, Plan
 from estimator.planner.quality import LOW_BITS_SOURCE
 from estimator.precision import weight_format
+from estimator.speed import Range
 
 from ..i18n import t
 from . import numbers
@@ -102,16 +103,22 @@ def figures(plan: Plan, lang: str) -> str:
 def speed(plan: Plan, lang: str) -> str | None:
     """Decode and prompt speed of one sequence and the longest context the plan holds, when
     known."""
-    parts = []
-    if plan.decode is not None:
-        low, high = numbers.ends(plan.decode.low, plan.decode.high, lang)
-        parts.append(t("plan.speed", lang, low=low, high=high))
-    if plan.prefill is not None:
-        low, high = numbers.ends(plan.prefill.low, plan.prefill.high, lang)
-        parts.append(t("plan.prefill", lang, low=low, high=high))
+    parts = rates(plan.decode, plan.prefill, lang)
     if plan.context_max:
         parts.append(t("plan.context", lang, context=numbers.integer(plan.context_max, lang)))
     return "; ".join(parts) or None
+
+
+def rates(decode: Range | None, prefill: Range | None, lang: str) -> list[str]:
+    """ "about 34–41 tokens/s per sequence", "prompt at 968–1,815 tokens/s", as far as known."""
+    parts = []
+    if decode is not None:
+        low, high = numbers.ends(decode.low, decode.high, lang)
+        parts.append(t("plan.speed", lang, low=low, high=high))
+    if prefill is not None:
+        low, high = numbers.ends(prefill.low, prefill.high, lang)
+        parts.append(t("plan.prefill", lang, low=low, high=high))
+    return parts
 
 
 def line(plan: Plan, lang: str) -> str:

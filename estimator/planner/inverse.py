@@ -30,7 +30,7 @@ from .inference import TRIED, Option, _first_fit, _ladder, _native, _room
 from .quality import low_bits, quality_bits
 from .search import NODE_COUNTS
 from .serving import QUEUEING
-from .types import READING_TOKENS_S
+from .types import reads_along
 
 Answer = inverse.Answer
 T = TypeVar("T")
@@ -101,8 +101,8 @@ def _most(w: Workload, m: Machine, field: str) -> Answer[int]:
 
 def _most_on(w: Workload, m: Machine, field: str, names: list[str]) -> Answer[int]:
     asked = [c for c in (_as_asked(w, n) for n in names) if c is not None]
-    sized = [_sized(c, m, field) for c in _with_kv8(w, asked)]
-    found = [s for s in sized if s is not None]
+    as_asked = [s for s in (_sized(c, m, field) for c in _with_kv8(w, asked)) if s is not None]
+    found = list(as_asked)
     # Without an asked format: 8-bit weights beside 16-bit ones, and 4-bit ones (Q4_K_M, AWQ)
     # only when neither runs at all (a 70B on two 24 GB cards).
     for bits in () if w.precision else ((8.0, 8.9), (4.0, 5.0)):
@@ -114,7 +114,6 @@ def _most_on(w: Workload, m: Machine, field: str, names: list[str]) -> Answer[in
         return Answer(None, None)
     value, winner = max(found, key=lambda s: s[0])
     best = _exact(winner, m, field, value)
-    as_asked = [s for s in sized if s is not None]
     if not as_asked:
         return best
     if any(winner is c for _, c in as_asked):
@@ -245,14 +244,13 @@ def _current() -> list[catalog.CatalogModel]:
 
 def biggest_model(w: Workload, m: Machine) -> Answer[str]:
     """The biggest current catalog model that fits on the GPUs in 4 bits or more (on a CPU, one
-    that decodes faster than people read), one with room to spare before any that fits only tightly (a 32B in 4 bits with 3 GiB free before a 47B
-    MoE with 0.3 GiB), in the best format any engine fits it in, with the biggest in the asked
-    (16-bit) format beside it."""
+    that decodes faster than people read), one with room to spare before any that fits only
+    tightly (a 32B in 4 bits with 3 GiB free before a 47B MoE with 0.3 GiB), in the best
+    format any engine fits it in, with the biggest in its own weights beside it."""
     if w.task == "training":
         return inverse.largest_model(w, m)
-    kind = m.kind if m is not None else "gpu"
     # The engines practitioners run first; the question's default (transformers) after them.
-    names = sorted(_engines(w, m), key=lambda n: n not in TRIED[kind])
+    names = sorted(_engines(w, m), key=lambda n: n not in TRIED[m.kind])
     rooms = {name: _room(engines.get(name), replace(w, engine=name), m) for name in names}
     for verdicts in (("fits",), FITTING):
         for model in _current():
@@ -284,7 +282,7 @@ def _reads_along(option: Option, m: Machine) -> bool:
     5 bits on dual-channel DDR5: about 1.7 tokens/s); the biggest model is one worth running."""
     est = option.estimate
     speed = inference_speed(resolve(option.workload, m), m, est)
-    return speed is not None and speed.decode_per_sequence.high >= READING_TOKENS_S
+    return speed is not None and reads_along(speed.decode_per_sequence)
 
 
 def _best_fit(

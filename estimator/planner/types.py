@@ -26,6 +26,11 @@ ANY = "any"
 READING_TOKENS_S = 238 / 60 / 0.75
 
 
+def reads_along(decode: Range) -> bool:
+    """Decodes (the middle of its range) at least as fast as people read."""
+    return (decode.low + decode.high) / 2 >= READING_TOKENS_S
+
+
 @dataclass(frozen=True, slots=True)
 class PlanOffload:
     """What a plan keeps in CPU RAM."""
@@ -71,7 +76,7 @@ class Plan:
         there."""
         if self.verdict != "offload" or self.decode is None:
             return False
-        return (self.decode.low + self.decode.high) / 2 < READING_TOKENS_S
+        return not reads_along(self.decode)
 
     @property
     def runs(self) -> bool:
