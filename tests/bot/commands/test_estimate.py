@@ -6,16 +6,7 @@ import sys
 
 import pytest
 
-from bot.cli import main
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from tests.bot.commands.cli import run
 
 
 def test_table_output(capsys):

@@ -4,16 +4,7 @@ with the range or the reason."""
 
 import json
 
-from bot.cli import main
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:
-        code = exc.code
-    out = capsys.readouterr()
-    return code, out.out, out.err
+from tests.bot.commands.cli import run
 
 
 def estimate(capsys, *flags: str) -> tuple[int, str, str]:
