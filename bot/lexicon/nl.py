@@ -262,6 +262,8 @@ LEXICON = Lexicon(
             r"klanten",
             r"aanvragen",
             r"medewerkers",
+            r"ontwikkelaars",
+            r"developers",
             r"collega'?s",
             r"gelijktijdige(?:\s+(?:gebruikers|verzoeken))?",
         ),
