@@ -1,0 +1,63 @@
+"""Recommendations as sentences, and the commands the launch hints paste."""
+
+from dataclasses import replace
+
+from bot.render.recommendations import command, texts
+from estimator.estimate import estimate
+from estimator.hardware.catalog import machine
+from estimator.models import lookup
+from estimator.workload import Workload
+from rules import advise
+
+
+def _advised(gpu: str, **work):
+    m = machine(gpu=gpu)
+    w = Workload(model=lookup.require("Llama-3.1-8B").architecture, **work)
+    advice = advise(w, m)
+    return {r.rule: r for r in advice.recommendations}, estimate(w, m)
+
+
+def test_the_peft_snippet_is_the_estimated_qlora_run():
+    found, est = _advised("GeForce RTX 4090", task="training", method="qlora")
+    snippet = command(found["launch_peft"], est)
+    i = est.inputs
+    assert 'bnb_4bit_quant_type="nf4"' in snippet and "torch.bfloat16" in snippet
+    assert f"LoraConfig(r={i.lora_rank}, lora_alpha={2 * i.lora_rank}" in snippet
+    assert f"per_device_train_batch_size={i.batch}" in snippet and "bf16=True" in snippet
+    assert f"gradient_checkpointing={bool(i.grad_checkpointing)}" in snippet
+
+
+def test_a_card_without_bfloat16_gets_float16_in_the_snippet():
+    # The T4 (Turing) has no bf16: the snippet must not ask for it.
+    found, est = _advised("Tesla T4", task="training", method="qlora")
+    rec = found["launch_peft"]
+    assert rec.params["gpu_bf16"] == 0
+    snippet = command(rec, est)
+    assert "torch.float16" in snippet and "fp16=True" in snippet and "bfloat16" not in snippet
+
+
+def test_lora_has_no_quantization_config():
+    found, est = _advised("A100 80GB SXM4", task="training", method="lora")
+    assert "BitsAndBytesConfig" not in command(found["launch_peft"], est)
+
+
+def test_the_vllm_launch_is_the_engines_own_command():
+    found, est = _advised("GeForce RTX 4090", task="inference", engine="vllm")
+    assert command(found["launch_vllm"], est).startswith("vllm serve ")
+
+
+def test_buy_or_rent_says_the_break_even_in_each_language():
+    found, est = _advised("GeForce RTX 4090", task="inference", engine="vllm")
+    rec = found["cloud_or_buy"]
+    hours = rec.params["break_even_hours"]
+    _, en = texts(rec, est, "en")
+    _, nl = texts(rec, est, "nl")
+    assert f"{hours:,}" in en and f"{hours:,}".replace(",", ".") in nl
+    assert "1,599 USD" in en and "1.599 USD" in nl
+
+
+def test_missing_numbers_render_as_zero_not_an_error():
+    found, est = _advised("GeForce RTX 4090", task="inference", engine="vllm")
+    bare = replace(found["electricity"], params={})
+    title, detail = texts(bare, est, "en")
+    assert title and "{" not in detail
