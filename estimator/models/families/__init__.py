@@ -21,6 +21,7 @@ from .generic import build_generic
 from .glm_moe import build_glm_moe
 from .gpt_oss import build_gpt_oss
 from .granite_hybrid import build_granite_hybrid
+from .granite_moe import build_granite_moe
 from .jamba import build_jamba
 from .llama4 import build_llama4
 from .moe import build_moe
@@ -49,6 +50,7 @@ BUILDERS: dict[str, Callable[[str, Config], Architecture]] = {
     "jamba": build_jamba,
     "nemotron_h": build_nemotron_h,
     "granitemoehybrid": build_granite_hybrid,
+    "granitemoe": build_granite_moe,
 }
 
 

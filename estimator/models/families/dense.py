@@ -45,6 +45,8 @@ FAMILIES: dict[str, Dense] = {
     "internlm3": Dense(),
     "smollm3": Dense(tie=True),
     "granite": Dense(),
+    # EXAONE 3/3.5 (remote code): ln_1/ln_2 RMSNorms, c_fc_0/c_fc_1 gated MLP, no biases.
+    "exaone": Dense(),
     "ernie4_5": Dense(tie=True),
     "qwen2": Dense(qkv_bias=True, o_bias="never"),
     "qwen3": Dense(qk_norm=_head_norm),

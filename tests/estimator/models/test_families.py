@@ -433,3 +433,30 @@ def test_a_config_of_more_than_ten_trillion_parameters_is_refused():
     with pytest.raises(EstimatorError) as e:
         config_json.from_dict(cfg, "huge")
     assert e.value.code == "config_too_many_params"
+
+
+def test_granite_moe_fused_experts_no_shared_mlp_and_tied(arch):
+    h, L, V, E, k, I = 1024, 24, 49155, 32, 8, 512
+    attn = 2 * h * h + 2 * h * 512
+    expert = h * 2 * I + I * h
+    m = arch("Granite-3.1-1B-A400M")
+    assert m.params == V * h + L * (attn + h * E + E * expert + 2 * h) + h == 1_334_628_352
+    assert m.active_params == V * h + L * (attn + h * E + k * expert + 2 * h) + h
+    assert (m.num_experts, m.experts_per_token) == (32, 8) and not m.generic
+
+
+def test_exaone_remote_code_config_counts_as_a_llama_shape():
+    cfg = {
+        "model_type": "exaone",
+        "hidden_size": 4096,
+        "num_layers": 32,
+        "intermediate_size": 14336,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "vocab_size": 102400,
+        "tie_word_embeddings": False,
+    }
+    h, L, I, V = 4096, 32, 14336, 102400
+    m = config_json.from_dict(cfg, "EXAONE-3.0-7.8B")
+    assert m.params == 2 * V * h + L * (2 * h * h + 2 * h * 1024 + 3 * h * I + 2 * h) + h
+    assert not m.generic
