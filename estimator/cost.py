@@ -117,7 +117,7 @@ def electricity(machine: Machine, kwh_price: float, hours: Range | None) -> Elec
 def purchase(machine: Machine, cloud_usd_per_hour: float | None) -> Purchase | None:
     """Launch price of the GPUs, or the catalog's unverified street price, summed over the
     cards, and the hours of cloud time at `cloud_usd_per_hour` it buys."""
-    prices = [_price(g) for g in machine.boards]
+    prices = [card_price(g) for g in machine.boards]
     if not prices or None in prices:
         return None
     known = [p for p in prices if p is not None]
@@ -126,7 +126,7 @@ def purchase(machine: Machine, cloud_usd_per_hour: float | None) -> Purchase | N
     return Purchase(total, all(verified for _, verified in known), hours)
 
 
-def _price(gpu: Gpu) -> tuple[float, bool] | None:
+def card_price(gpu: Gpu) -> tuple[float, bool] | None:
     """(USD, whether it is the launch price) of one card, None when the catalog has neither."""
     if gpu.launch_price_usd:
         return gpu.launch_price_usd, True

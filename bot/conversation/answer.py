@@ -11,6 +11,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
+from estimator import budget
 from estimator.errors import EstimatorError
 from estimator.frameworks import ALIASES as FRAMEWORK_ALIASES
 from estimator.hardware.catalog import machine as make_machine
@@ -95,6 +96,7 @@ class Outcome:
     ml: Advice | None = None
     ml_notes: tuple[Note, ...] = ()
     options: tuple[Option, ...] = ()  # a comparison: each option answered
+    bought: budget.Pick | None = None  # the card a budget buys, when the answer is for it
 
 
 def machine(draft: Draft) -> Machine | None:
@@ -263,6 +265,10 @@ def answer(
             retrain_often=bool(draft.retrain_often),
         )
         return Outcome(draft, ml=advice, ml_notes=notes)
+    draft, bought = _bought(draft)
+    if bought is not None:
+        on_card = answer(draft, extra_notes, kwh_price, from_profile)
+        return replace(on_card, bought=bought)
     work, notes = workload(draft)
     box = machine(draft)
     notes = extra_notes + notes
@@ -296,6 +302,33 @@ def answer(
         ),
         smallest_gpu=smallest,
     )
+
+
+def _bought(draft: Draft) -> tuple[Draft, budget.Pick | None]:
+    """A budget and no hardware: the question on the card the budget buys, or the biggest model
+    it runs when no model was named. Prices are in USD; a budget in another currency is compared
+    as said (the answer says so)."""
+    if draft.budget is None or draft.has_hardware():
+        return draft, None
+    if draft.laptop:
+        raise EstimatorError("budget_laptop")
+    pick = budget.best_card(draft.budget)
+    if pick is None:
+        cheapest = budget.cheapest_card()
+        assert cheapest is not None
+        raise EstimatorError(
+            "budget_buys_no_card",
+            budget=round(draft.budget),
+            currency=draft.budget_currency or "USD",
+            gpu=cheapest.gpu.name,
+            usd=round(cheapest.usd),
+        )
+    update: dict[str, object] = {"gpu": pick.gpu.name}
+    if draft.model is None:
+        update["inverse"] = "largest_model"
+    elif draft.inverse == "smallest_gpu":
+        update["inverse"] = None  # the budget chose the card
+    return draft.model_copy(update=update), pick
 
 
 def _compare(

@@ -19,7 +19,7 @@ from rules import Advice, Recommendation
 
 from .. import answers, questions
 from ..i18n import Language, has, t
-from ..render import estimate_json, notes, numbers, plans, report_text
+from ..render import budget, estimate_json, notes, numbers, plans, report_text
 from ..render.hardware import label as hardware_label
 from ..render.recommendations import texts
 from . import compare
@@ -320,6 +320,15 @@ def compared(outcome: Outcome, lang: Language) -> Reply:
 
 
 def answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply:
+    reply = _answered(outcome, found, lang)
+    if outcome.bought is None:
+        return reply
+    d = outcome.draft
+    said = budget.sentence(outcome.bought, d.budget or 0, d.budget_currency, lang)
+    return reply.with_section(Section(kind="verdict", items=[Item(text=said)]), first=True)
+
+
+def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply:
     if outcome.options:
         return compared(outcome, lang)
     if outcome.ml is not None:

@@ -155,6 +155,7 @@ def implies_inference(draft: Draft, running: bool) -> bool:
         or draft.concurrency
         or draft.kv_precision
         or draft.inverse is not None
+        or draft.budget is not None
         or _serving_format(draft.precision)
         or draft.engine in INFERENCE_ENGINES
         or any(_serving_format(o.precision) or o.engine in INFERENCE_ENGINES for o in options)
@@ -174,12 +175,14 @@ def _missing(draft: Draft) -> tuple[Slot, ...]:
         asks_memory = draft.ml_kind == "classical" and draft.asks_ram
         return ("features",) if asks_memory and draft.features is None else ()
     missing: list[Slot] = []
-    if draft.model is None and draft.inverse != "largest_model":
+    # A budget without hardware or a model: the biggest model on the card it buys.
+    buys = draft.budget is not None and not draft.has_hardware()
+    if draft.model is None and draft.inverse != "largest_model" and not buys:
         missing.append("model")
     if draft.task is None:
         missing.append("task")
     hardware_needed = draft.inverse in NEED_HARDWARE or (draft.laptop and draft.inverse is None)
-    if hardware_needed and not draft.has_hardware():
+    if hardware_needed and not draft.has_hardware() and not buys:
         missing.append("hardware")
     if draft.cpu_only and draft.ram_gb is None:
         missing.append("ram")

@@ -156,9 +156,11 @@ def _read(low: str, original: str) -> Found:
     _inverse(low, found)
     low = parse_training.zero(low, found)
     low = parse_training.offload(low, found)
+    # Prices first: "£900 gpu" is a budget, not 900 GPUs.
+    low = parse_quantities.electricity(low, found)
+    low = parse_quantities.budget(low, found)
     low = _hardware(low, found)
     low = parse_task.engine(low, found)
-    low = parse_quantities.electricity(low, found)
     if not (lx.search("classical", low) or lx.search("neural_net", low)):
         low = parse_quantities.dataset(low, found)
     _model(original, low, found)

@@ -1,6 +1,6 @@
 """Amounts in a question: the context (sequence) length, concurrent users, the training data
-(examples, tokens per example, epochs, or its size in tokens), the electricity price, and the
-rows and features of a classical machine-learning data set.
+(examples, tokens per example, epochs, or its size in tokens), the electricity price, a budget
+for hardware, and the rows and features of a classical machine-learning data set.
 
 Token counts use binary k for a context (32k = 32,768, as engines and model cards count) and
 decimal k for data ("10k examples of 1k tokens" is ten million tokens). A value outside its
@@ -174,6 +174,53 @@ def electricity(low: str, found: Found) -> str:
     if value is not None and re.search(lx.fragment("cents"), m.group(2) or ""):
         value /= 100
     found.bounded("kwh_price", value, m.group(), 0, MAX_KWH_PRICE)
+    return blank(low, m)
+
+
+# Budgets from a used card to a workstation; below and above are typos or not a budget.
+MIN_BUDGET = 50
+MAX_BUDGET = 10_000_000
+# "1.200" and "1,200" are twelve hundred in either language; "1.5k" is fifteen hundred.
+_AMOUNT = r"(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d{1,2})?)\s*(k)?"
+_NOT_A_UNIT = r"(?!\s*(?:gb|gib|tb|mb|tokens?|users?|w|watts?|%)(?![\w]))"
+
+
+def _amount(m: re.Match[str], group: int) -> float | None:
+    digits = m.group(group)
+    if re.fullmatch(r"\d{1,3}(?:[.,]\d{3})+", digits):
+        digits = re.sub(r"[.,]", "", digits)
+    return number(digits, m.group(group + 1))
+
+
+def _currency(said: str) -> str:
+    if re.fullmatch(lx.fragment("euro"), said):
+        return "EUR"
+    return "GBP" if re.fullmatch(lx.fragment("pound"), said) else "USD"
+
+
+def budget(low: str, found: Found) -> str:
+    """A budget for buying hardware: "for 1000 euro", "under $2000", "€1.200", "2k usd",
+    "budget of 1500", "3000 bucks", in the currency said (dollars when none is). A price per
+    hour or month ("$2/hour") is a rent, not a budget."""
+    money = rf"(?:{lx.fragment('dollar')}|{lx.fragment('euro')}|{lx.fragment('pound')})"
+    rent = rf"(?!\s*(?:{lx.fragment('per_period')})(?![\w]))"
+    first = re.search(rf"(?<![\w.,])({money})\s*{_AMOUNT}(?![\w.,]){rent}", low)
+    after = re.search(rf"(?<![\w.,]){_AMOUNT}\s*({money})(?![\w]){rent}", low)
+    worded = re.search(
+        rf"(?<![\w])(?:{lx.fragment('budget')})\s*(?:\w+\s+){{0,2}}?{_AMOUNT}"
+        rf"(?![\w.,]){_NOT_A_UNIT}{rent}",
+        low,
+    )
+    if first is not None:
+        m, value, currency = first, _amount(first, 2), _currency(first.group(1))
+    elif after is not None:
+        m, value, currency = after, _amount(after, 1), _currency(after.group(3))
+    elif worded is not None:
+        m, value, currency = worded, _amount(worded, 1), None
+    else:
+        return low
+    if found.bounded("budget", value, m.group(), MIN_BUDGET, MAX_BUDGET) and currency:
+        found.set("budget_currency", currency)
     return blank(low, m)
 
 

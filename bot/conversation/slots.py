@@ -124,6 +124,9 @@ class Draft(BaseModel):
     epochs: float | None = None
     dataset_tokens: int | None = None  # the data's size in tokens, when said as one number
     kwh_price: float | None = None  # electricity price per kWh, as the user said it
+    # What the user may spend on hardware, in the currency said ("for 1000 euro").
+    budget: float | None = None
+    budget_currency: Literal["USD", "EUR", "GBP"] | None = None
     profile: str | None = None  # a saved hardware profile the question names ("on my mac")
     # Options the question compares ("an L4 or a T4"): each the slots that differ.
     compare: list[Draft] | None = None

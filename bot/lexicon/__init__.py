@@ -55,6 +55,11 @@ LANGUAGE_CONCEPTS = frozenset(
         "electricity",
         "cents",
         "euro",
+        # a budget for buying hardware, and the currency it is said in
+        "budget",
+        "dollar",
+        "pound",
+        "per_period",
         # precisions said in words
         "half_precision",
         "full_precision",

@@ -218,6 +218,13 @@ LEXICON = Lexicon(
         ),
         "cents": (r"cents?", r"ct"),
         "euro": (r"euros?", r"eur", r"€"),
+        "budget": (r"budget", r"spend", r"afford"),
+        "dollar": (r"dollars?", r"bucks", r"usd", r"\$"),
+        "pound": (r"pounds?", r"quid", r"gbp", r"£"),
+        # "$2/hour", "50 dollars a month": a price per period is a rent, not a budget.
+        "per_period": (
+            r"(?:/|per|an?|each)\s*(?:h|hr|hrs|hours?|days?|weeks?|months?|mo|years?|yr)",
+        ),
         "half_precision": (r"half[\s-]precision", r"half"),
         "full_precision": (r"full[\s-]precision", r"single[\s-]precision"),
         "bits": (r"bits?",),

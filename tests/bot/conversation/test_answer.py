@@ -1,10 +1,14 @@
 """Advice for the one who asks: owners of a card are not told to buy it or to split over GPUs
 they do not have; someone choosing a data-centre GPU is."""
 
+import pytest
+
 from bot.conversation.answer import answer, situation
 from bot.conversation.answer import machine as make_machine
 from bot.conversation.dialogue import State, step
 from bot.conversation.parse import parse
+from bot.conversation.slots import Draft
+from estimator.errors import EstimatorError
 
 
 def _draft(text):
@@ -36,3 +40,36 @@ def test_asking_about_more_gpus_brings_them_into_scope():
 
 def test_an_owner_gets_no_buy_or_rent_advice():
     assert "cloud_or_buy" not in _rules("qwen2.5 7b on my 4090", from_profile=True)
+
+
+def test_a_budget_without_hardware_answers_on_the_card_it_buys():
+
+    found = answer(Draft(model="Qwen2.5-14B", task="inference", budget=1000, budget_currency="EUR"))
+    assert found.bought is not None and found.bought.gpu.name == "Radeon RX 7900 XTX"
+    assert found.workload is not None
+    assert found.workload.machine is not None
+    assert found.workload.machine.name == "Radeon RX 7900 XTX"
+
+
+def test_a_budget_alone_asks_for_the_biggest_model_on_that_card():
+
+    found = answer(Draft(task="inference", budget=2000))
+    assert found.bought is not None and found.bought.gpu.name == "GeForce RTX 5090"
+    assert found.question == "model" and found.inverse is not None
+    assert found.inverse.value is not None
+
+
+def test_a_budget_below_every_card_says_the_cheapest():
+
+    with pytest.raises(EstimatorError) as raised:
+        answer(Draft(model="Qwen2.5-7B", task="inference", budget=60))
+    assert raised.value.code == "budget_buys_no_card"
+    assert raised.value.params["gpu"] == "Arc A380"
+
+
+def test_named_hardware_wins_over_a_budget():
+
+    found = answer(
+        Draft(model="Qwen2.5-7B", task="inference", gpu="GeForce RTX 3060 12GB", budget=2000)
+    )
+    assert found.bought is None
