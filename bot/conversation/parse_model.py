@@ -160,15 +160,46 @@ def bare_size(text: str) -> str | None:
     return f"{number}{unit.upper()}"
 
 
-def _windows(words: list[str]) -> list[str]:
+def _windows(words: list[str]) -> list[tuple[str, str | None]]:
+    """Runs of words, longest first, each with the word that follows it."""
     spans = []
     for size in range(min(MAX_WINDOW, len(words)), 0, -1):
         for start in range(len(words) - size + 1):
             window = words[start : start + size]
             if window[0] in _STOP or window[-1] in _STOP:
                 continue
-            spans.append(" ".join(window))
+            after = words[start + size] if start + size < len(words) else None
+            spans.append((" ".join(window), after))
     return spans
+
+
+# Words that name another model of a family: "command r plus" is not Command R, "qwen3 vl" is not
+# Qwen3. A catalog name followed by one it does not contain names a model the catalog lacks.
+_VARIANT_WORDS = frozenset(
+    {
+        "plus",
+        "pro",
+        "max",
+        "mini",
+        "nano",
+        "micro",
+        "tiny",
+        "lite",
+        "large",
+        "medium",
+        "ultra",
+        "turbo",
+        "flash",
+        "air",
+        "next",
+        "vision",
+        "vl",
+        "omni",
+        "coder",
+        "math",
+        "guard",
+    }
+)
 
 
 def _names_a_family(window: str) -> bool:
@@ -187,13 +218,16 @@ def _families() -> frozenset[str]:
 
 def catalog_model(text: str) -> str | None:
     """The catalog model named in `text`: the longest run of words that names exactly one."""
-    words = _WORD.findall(text)
-    for window in _windows(words):
+    words = _WORD.findall(re.sub(r"(?<=[a-z0-9])\+", " plus", text))
+    for window, after in _windows(words):
         if not _names_a_family(window):
             continue
         found = catalog.find(window)
-        if found is not None:
-            return found.name
+        if found is None:
+            continue
+        if after in _VARIANT_WORDS and after not in tokens(found.name):
+            return f"{window} {after}"  # answered as unknown, with the catalog's close names
+        return found.name
     return _close_spelling(words) or _misspelt_family(words)
 
 

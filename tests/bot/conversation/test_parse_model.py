@@ -1,0 +1,25 @@
+"""A catalog name followed by a word for another model of its family is not that model."""
+
+import pytest
+
+from bot.conversation.parse_model import catalog_model
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        # Command R+ (104B) is not Command R (35B): answered as unknown, not sized as the 35B.
+        ("command r plus on 2x a6000", "command r plus"),
+        ("command-r+ on 2x a6000", "command-r plus"),
+        ("qwen 2.5 max", "qwen 2.5 max"),
+        # The word is part of the catalog name: the catalog model.
+        ("glm 4.5 air on 2x3090", "GLM-4.5-Air"),
+        ("phi 4 mini on a laptop", "Phi-4-mini"),
+        ("qwen2.5 coder 32b on a 4090", "Qwen2.5-Coder-32B"),
+        # Fillers are no other model.
+        ("llama 3.1 8b instruct on a 3060", "Llama-3.1-8B"),
+        ("command r on a 4090", "Command-R-v01"),
+    ],
+)
+def test_variant_words(text, named):
+    assert catalog_model(text) == named
