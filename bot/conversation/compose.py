@@ -11,6 +11,7 @@ from estimator import engines
 from estimator.frameworks import FRAMEWORKS
 from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
+from estimator.planner import YOURS
 from estimator.planner.serving import Capacity
 from estimator.precision import weight_format
 from estimator.result import COMPONENTS, Estimate
@@ -219,13 +220,26 @@ def _plan(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
     return [Section(kind="plan", title=t(title, lang), items=items)]
 
 
-def _advice(advice: Advice, lang: Language) -> list[Section]:
+def _advice(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
+    advice = ans.advice
     shown = [r for r in advice.recommendations if r.group != "plan"]
     recs = sorted(shown, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
     if not recs:
         return []
     items = [_item(rec, advice.estimate, lang) for rec in recs]
+    if any(rec.rule == "launch" for rec in recs):
+        items += _other_engine(ans, lang)
     return [Section(kind="advice", title=t("reply.recommendations", lang), items=items)]
+
+
+def _other_engine(ans: answers.WorkloadAnswer, lang: Language) -> list[Item]:
+    """Beside the command that starts the answer's engine, the best way to run it on the same
+    hardware in another engine ("Or: GGUF Q4_K_M on llama.cpp" beside MLX)."""
+    engine = ans.estimate.inputs.engine
+    for p in ans.plans:
+        if p.runs and p.hardware == YOURS and p.engine != engine and p.kind != "as_asked":
+            return [Item(text=plans.line(p, lang))]
+    return []
 
 
 def all_recommendations(outcome: Outcome, lang: Language) -> list[Section]:
@@ -343,7 +357,7 @@ def answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply
     sections = [_headline(est, lang), Section(kind="verdict", items=verdict), _breakdown(est, lang)]
     plan = _plan(ans, lang)
     sections += plan
-    sections += _advice(ans.advice, lang)
+    sections += _advice(ans, lang)
     if est.verdict != "does_not_fit":  # no speed for what cannot run
         sections += _lines("speed", t("table.speed", lang), report_text.speed(ans.report, lang))
     sections += _assumed(est, lang)

@@ -20,9 +20,9 @@ ENGINES: dict[str, Engine] = {
         transformers.ENGINE,
         vllm.ENGINE,
         sglang.ENGINE,
+        mlx.ENGINE,
         llamacpp.ENGINE,
         ollama.ENGINE,
-        mlx.ENGINE,
         exllamav2.ENGINE,
     )
 }

@@ -71,6 +71,10 @@ class Ollama(LlamaCpp):
     # Ollama places whole layers (num_gpu); it has no setting to keep only the experts in RAM.
     offloads_experts = False
 
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # Answered when asked for; llama.cpp, underneath it, is the default.
+        return False
+
     def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
         if machine is None or machine.kind != "gpu":
             return CONTEXT_TIERS[-1][1]

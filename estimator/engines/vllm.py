@@ -55,6 +55,10 @@ class Vllm(EngineBase):
         "cpu": TRANSFORMERS_DECODE["cpu"],
     }
 
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # Several sequences at once on a GPU: the server that batches them.
+        return (machine is None or machine.kind == "gpu") and sequences > 1
+
     def accepts(self, fmt: WeightFormat) -> bool:
         # bitsandbytes LLM.int8() is no vLLM option; its 4-bit runs in-flight (--quantization
         # bitsandbytes).
