@@ -110,6 +110,23 @@ class Engine(Protocol):
     @property
     def launch_hint(self) -> bool: ...
 
+    # Device kinds the planner tries it on unasked ("none": with no hardware given), in
+    # registry order.
+    @property
+    def tried(self) -> frozenset[str]: ...
+
+    # A server that batches the requests its KV cache holds and queues the rest.
+    @property
+    def queues(self) -> bool: ...
+
+    # Takes its share of every GPU (default_utilization) at start, whatever the model needs.
+    @property
+    def preallocates(self) -> bool: ...
+
+    # What the rented GPU servers of the plans elsewhere run.
+    @property
+    def rented(self) -> bool: ...
+
     def runs_on(self, machine: Machine | None) -> bool: ...
 
     def runs_model(self, arch: Architecture) -> bool: ...
@@ -176,6 +193,10 @@ class EngineBase:
     streams_offload = False
     ladder: tuple[str, ...] = ()
     launch_hint = True
+    tried: frozenset[str] = frozenset()
+    queues = False
+    preallocates = False
+    rented = False
     # MLA models cache the latent (absorbed projections) unless the engine expands the heads.
     mla_latent = True
     # Sliding-window layers keep only the window unless the engine allocates them in full.

@@ -102,6 +102,8 @@ class LlamaCpp(EngineBase):
     )
     decode = DECODE
     prefill: Mapping[str, Factor] = {"gpu": GPU_PREFILL}
+    tried = frozenset({"gpu", "apple", "cpu", "none"})
+    rented = True
 
     def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
         # On a CPU, and on a Mac for what has no MLX conversion (the registry asks MLX first).

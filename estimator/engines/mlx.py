@@ -62,6 +62,7 @@ class Mlx(EngineBase):
     kv_precisions = frozenset({"bf16", "fp16"})
     kv_unit = KV_STEP
     ladder = ("bf16", "mlx_q8", "mlx_q6", "mlx_q5", "mlx_q4", "mlx_q3")
+    tried = frozenset({"apple"})
     decode: Mapping[str, tuple[Factor, Factor]] = DECODE
     prefill: Mapping[str, Factor] = PREFILL
 

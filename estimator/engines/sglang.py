@@ -38,6 +38,8 @@ class Sglang(Vllm):
     # SGLang keeps the sliding window of Gemma-style layers only when told (--enable-swa...);
     # by default every layer caches the whole context, as in vLLM.
     cap_sliding = False
+    # Planned when asked for: it plans as vLLM does.
+    tried: frozenset[str] = frozenset()
     # No SGLang speed row in the calibration set: vLLM's figures (the same bandwidth-bound
     # decode with FlashInfer/FlashAttention kernels and CUDA graphs).
     decode: Mapping[str, tuple[Factor, Factor]] = {"gpu": Vllm.decode["gpu"]}

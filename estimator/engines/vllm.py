@@ -40,6 +40,12 @@ class Vllm(EngineBase):
     kv_unit = k.VLLM_BLOCK_TOKENS
     parallelism = "tensor"
     ladder = ("bf16", "fp8", "gptq-int8", "awq")
+    tried = frozenset({"gpu", "none"})
+    # Continuous batching over a paged KV cache, the rest waiting (vLLM scheduler), in the
+    # --gpu-memory-utilization share it profiles and keeps at start.
+    queues = True
+    preallocates = True
+    rented = True
     # vLLM allocates every layer's cache for the whole context, sliding layers included.
     cap_sliding = False
     decode: Mapping[str, tuple[Factor, Factor]] = {
