@@ -85,7 +85,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
     total = sum(parts, Components())
     kind = machine.kind if machine is not None else "gpu"
     floor = 0
-    if machine is not None and w.engine in ("vllm", "sglang"):
+    if machine is not None and engine is not None and engine.preallocates:
         floor = int(machine.device_bytes * r.utilization)
     seen = [
         views(c, kind=kind, gpus=len(parts), transient=t, managed=managed, floor=floor)

@@ -101,11 +101,12 @@ def _own_gguf(w: Workload) -> bool:
 
 
 def _default_engine(w: Workload, machine: Machine | None) -> str:
-    if machine is not None and machine.kind in ("cpu", "apple"):
-        return "llama.cpp"
-    if w.concurrency * w.batch > 1:
-        return "vllm"
-    return "transformers"
+    """The first engine in registry order that is the default for the model, the hardware and
+    the number of sequences."""
+    sequences = w.concurrency * w.batch
+    return next(
+        e.name for e in engines.ENGINES.values() if e.default_for(w.model, machine, sequences)
+    )
 
 
 def _precision(

@@ -94,7 +94,9 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     """Decode and prefill rates; None for a GPU known only by its memory (no bandwidth)."""
     w = r.workload
     arch = w.model
-    engine = engines.get(w.engine or "transformers")
+    # resolve() names the engine of every inference workload.
+    assert w.engine is not None
+    engine = engines.get(w.engine)
     sequences = w.concurrency * w.batch
     context = w.context or 1
     prompt = min(w.prompt_tokens or context, context)
@@ -213,7 +215,7 @@ def _in_ram(
         steps.append(Note("decode_offload", {"cpu_share": cpu_share, "cpu": cpu.name}))
     else:
         return none
-    cpu_eff, _ = engines.get("llama.cpp").decode_factors("cpu")
+    cpu_eff, _ = engine.decode_factors("cpu")
     return on_cpu, _step_time(on_cpu, cpu.bandwidth_gbs * 1e9, cpu_eff, Factor(0, 0, ""))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from estimator import engines
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
@@ -225,6 +226,16 @@ def _plan_fields(plans: tuple[Plan, ...], recommended: dict[str, Plan]) -> dict[
     }
 
 
+def _launch_fields(est: Estimate) -> dict[str, Any]:
+    """Whether the answer shows the command that starts what was estimated, and its engine."""
+    i = est.inputs
+    if i.task != "inference":
+        return {"launch": 0, "engine_label": ""}
+    engine = engines.get(i.engine)
+    runs = est.verdict in (*FITTING, "offload")
+    return {"launch": int(engine.launch_hint and runs), "engine_label": engine.label}
+
+
 def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ...] = ()) -> Facts:
     est = estimate(w, m)
     i = est.inputs
@@ -249,6 +260,7 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ..
         "offload_ram_bytes": est.offload.ram_bytes if est.offload else 0,
     }
     fact.update(_hardware_fields(m, est))
+    fact.update(_launch_fields(est))
     recommended = _recommended(plans)
     fact.update(_plan_fields(plans, recommended))
     fact.update(_guidance_fields(w, m, est))

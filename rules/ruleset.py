@@ -344,23 +344,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("power_and_cooling", 53, lambda: _llm() & (m.gpu_watts > POWER_CIRCUIT_W), group="cost"),
     # Commands to paste, for what fits.
-    Rule(
-        "launch_vllm",
-        60,
-        lambda: _llm() & (m.task == "inference") & (m.engine == "vllm") & _fitting(),
-        group="launch",
-    ),
-    Rule(
-        "launch_llamacpp",
-        61,
-        lambda: (
-            _llm()
-            & (m.task == "inference")
-            & (m.engine == "llama.cpp")
-            & ((m.verdict == "fits") | (m.verdict == "tight") | (m.verdict == "offload"))
-        ),
-        group="launch",
-    ),
+    Rule("launch", 60, lambda: _llm() & (m.launch == 1), group="launch"),
     Rule(
         "launch_peft",
         62,

@@ -11,6 +11,7 @@ from estimator import engines
 from estimator.frameworks import FRAMEWORKS
 from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
+from estimator.planner import YOURS, Plan
 from estimator.planner.serving import Capacity
 from estimator.precision import weight_format
 from estimator.result import COMPONENTS, Estimate
@@ -186,13 +187,14 @@ def _item(rec: Recommendation, est: Estimate | None, lang: Language) -> Item:
 def _plan(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
     """ "Yes, like this:": the plan the first plan rule recommends, with its figures, speed and
     command, then at most two alternatives that run differently (another engine, method or
-    place), from the places the plan rules allowed: the best other way on the same hardware and
-    the best elsewhere, in the planner's order."""
+    place), from the places the plan rules allowed and the user's own hardware (a plan partly
+    in RAM too slow to lead, with its speed): the best other way on the same hardware and the
+    best elsewhere, in the planner's order."""
     recs = [(r.rule, r.plan) for r in ans.advice.recommendations if r.plan is not None]
     if not recs:
         return []
     rule, lead = recs[0]
-    places = {plan.hardware for _, plan in recs}
+    places = {plan.hardware for _, plan in recs} | {YOURS}
     seen = {(lead.hardware, lead.engine, lead.method)}
     pool = []
     for p in ans.plans:
@@ -211,7 +213,7 @@ def _plan(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
             rule=rule,
             primary=True,
         ),
-        *(Item(text=plans.line(p, lang)) for p in alternatives),
+        *(_alternative(p, lang) for p in alternatives),
     ]
     title = {"plan_yours": "plan.title", "plan_faster": "plan.title_faster"}.get(
         rule, "plan.title_rented" if ans.estimate.verdict == "unknown" else "plan.title_elsewhere"
@@ -219,13 +221,33 @@ def _plan(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
     return [Section(kind="plan", title=t(title, lang), items=items)]
 
 
-def _advice(advice: Advice, lang: Language) -> list[Section]:
+def _alternative(plan: Plan, lang: Language) -> Item:
+    """One line for an alternative plan; one partly in RAM says how fast it decodes."""
+    slow = plan.offload is not None and plan.decode is not None
+    detail = plans.rates(plan.decode, None, lang)[0] if slow else None
+    return Item(text=plans.line(plan, lang), detail=detail)
+
+
+def _advice(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
+    advice = ans.advice
     shown = [r for r in advice.recommendations if r.group != "plan"]
     recs = sorted(shown, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
     if not recs:
         return []
     items = [_item(rec, advice.estimate, lang) for rec in recs]
+    if any(rec.rule == "launch" for rec in recs):
+        items += _other_engine(ans, lang)
     return [Section(kind="advice", title=t("reply.recommendations", lang), items=items)]
+
+
+def _other_engine(ans: answers.WorkloadAnswer, lang: Language) -> list[Item]:
+    """Beside the command that starts the answer's engine, the best way to run it on the same
+    hardware in another engine ("Or: GGUF Q4_K_M on llama.cpp" beside MLX)."""
+    engine = ans.estimate.inputs.engine
+    for p in ans.plans:
+        if p.runs and p.hardware == YOURS and p.engine != engine and p.kind != "as_asked":
+            return [_alternative(p, lang)]
+    return []
 
 
 def all_recommendations(outcome: Outcome, lang: Language) -> list[Section]:
@@ -352,7 +374,7 @@ def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Repl
     sections = [_headline(est, lang), Section(kind="verdict", items=verdict), _breakdown(est, lang)]
     plan = _plan(ans, lang)
     sections += plan
-    sections += _advice(ans.advice, lang)
+    sections += _advice(ans, lang)
     if est.verdict != "does_not_fit":  # no speed for what cannot run
         sections += _lines("speed", t("table.speed", lang), report_text.speed(ans.report, lang))
     sections += _assumed(est, lang)

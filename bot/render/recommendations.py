@@ -49,7 +49,7 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
 def command(rec: Recommendation, est: Estimate) -> str:
     """What to paste to run what was estimated (launch hints only)."""
     i = est.inputs
-    if rec.rule in ("launch_vllm", "launch_llamacpp"):
+    if rec.rule == "launch":
         return engines.command(est)
     # Turing and Volta cards have no bfloat16: the snippet must not ask for it there.
     half = "bfloat16" if rec.params.get("gpu_bf16", 1) else "float16"

@@ -1,7 +1,8 @@
 """Published decode (and prefill) speeds mapped onto workloads: speed_measurements.csv.
 
 llama-bench's tg128 decodes 128 tokens after an empty cache (context 128) and pp512 prefills 512
-tokens; the Qwen speed pages generate 2048 tokens from a 1-token prompt. Rows whose hardware the
+tokens; the Qwen speed pages generate 2048 tokens from a 1-token prompt; mlx_lm.benchmark
+decodes 128 tokens after a 2048-token prompt. Rows whose hardware the
 catalog lacks (H20, DGX Spark, the two-socket EPYC 9175F) or whose model is unnamed are left out.
 """
 
@@ -41,6 +42,17 @@ def _qwen(id: str, model: str, engine: str, gpus: int = 1, precision: str = "bf1
     return SpeedRow(id, model, workload, "A100 80GB SXM4", gpus)
 
 
+def _mlx(id: str, model: str, precision: str) -> SpeedRow:
+    workload = {
+        "task": "inference",
+        "engine": "mlx",
+        "precision": precision,
+        "context": 2048 + 128,
+        "prompt_tokens": 2048,
+    }
+    return SpeedRow(id, model, workload, "M4 Max 64GB", prefill_context=2048)
+
+
 # fmt: off
 SPEED_ROWS: tuple[SpeedRow, ...] = (
     # llama.cpp discussion #4167 (Apple silicon, LLaMA-2-7B) and its maintainer bench files.
@@ -57,6 +69,12 @@ SPEED_ROWS: tuple[SpeedRow, ...] = (
     SpeedRow("S012", "gpt-oss-120b", {"task": "inference", "engine": "llama.cpp", "context": 32}, "M2 Ultra 192GB", prefill_context=2048),
     SpeedRow("S013", "Qwen3-30B-A3B", {"task": "inference", "engine": "llama.cpp", "precision": "q8_0", "context": 32}, "M2 Ultra 192GB", prefill_context=2048),
     SpeedRow("S014", "Gemma-3-4B", {"task": "inference", "engine": "llama.cpp", "precision": "q4_0", "context": 32}, "M2 Ultra 192GB", prefill_context=2048),
+    # mlx-lm's benchmark table (BENCHMARKS.md @a4c6470): a 2048-token prompt, 128 generated.
+    _mlx("NG149", "Qwen3-4B-Instruct-2507", "bf16"),
+    _mlx("NG150", "Qwen3-4B-Instruct-2507", "mlx_q8"),
+    _mlx("NG151", "Qwen3-4B-Instruct-2507", "mlx_q4"),
+    _mlx("NG152", "Qwen3-30B-A3B-Instruct-2507", "mlx_q8"),
+    _mlx("NG153", "Qwen3-30B-A3B-Instruct-2507", "mlx_q4"),
     # llama.cpp CUDA.
     SpeedRow("S022", "Llama-3.1-8B", {"task": "inference", "engine": "llama.cpp", "precision": "q4_0", "context": 512}, "RTX 3090"),
     _tg("S023", "Qwen2.5-3B", "q4_0", "RTX 4090"),

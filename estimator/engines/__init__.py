@@ -11,7 +11,19 @@ from ..result import Estimate
 from . import exllamav2, llamacpp, mlx, ollama, sglang, transformers, vllm
 from .base import Engine, Launch
 
-__all__ = ["ENGINES", "Engine", "Launch", "canonical", "command", "get", "launch", "on"]
+__all__ = [
+    "ENGINES",
+    "Engine",
+    "Launch",
+    "canonical",
+    "command",
+    "get",
+    "in_ram",
+    "launch",
+    "on",
+    "rented",
+    "tried",
+]
 
 # Registry order is the order of preference when several engines could run a request.
 ENGINES: dict[str, Engine] = {
@@ -20,9 +32,9 @@ ENGINES: dict[str, Engine] = {
         transformers.ENGINE,
         vllm.ENGINE,
         sglang.ENGINE,
+        mlx.ENGINE,
         llamacpp.ENGINE,
         ollama.ENGINE,
-        mlx.ENGINE,
         exllamav2.ENGINE,
     )
 }
@@ -50,6 +62,30 @@ def get(name: str) -> Engine:
 def on(machine: Machine | None) -> list[Engine]:
     """The engines that run on `machine` (all of them when no hardware is given)."""
     return [e for e in ENGINES.values() if e.runs_on(machine)]
+
+
+def tried(kind: str) -> list[Engine]:
+    """The engines the planner tries unasked on a kind of device ("none": no hardware), in
+    registry order; the others are planned when asked for or as the question's default."""
+    return [e for e in ENGINES.values() if kind in e.tried]
+
+
+def rented(name: str | None) -> Engine:
+    """`name`'s engine if the rented GPU servers run it, else the first that they do."""
+    if name:
+        engine = get(name)
+        if engine.rented:
+            return engine
+    return next(e for e in ENGINES.values() if e.rented)
+
+
+def in_ram(name: str) -> Engine:
+    """`name`'s engine if it runs the layers it keeps in RAM on the CPU, else the first that
+    does (llama.cpp): copying them to the GPU every token (accelerate) is slower."""
+    engine = get(name)
+    if engine.offloads_layers and not engine.streams_offload:
+        return engine
+    return next(e for e in ENGINES.values() if e.offloads_layers and not e.streams_offload)
 
 
 @lru_cache(maxsize=1024)

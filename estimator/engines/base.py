@@ -106,6 +106,27 @@ class Engine(Protocol):
     @property
     def ladder(self) -> tuple[str, ...]: ...
 
+    # Its command is a shell line that starts a server, worth pasting into an answer.
+    @property
+    def launch_hint(self) -> bool: ...
+
+    # Device kinds the planner tries it on unasked ("none": with no hardware given), in
+    # registry order.
+    @property
+    def tried(self) -> frozenset[str]: ...
+
+    # A server that batches the requests its KV cache holds and queues the rest.
+    @property
+    def queues(self) -> bool: ...
+
+    # Takes its share of every GPU (default_utilization) at start, whatever the model needs.
+    @property
+    def preallocates(self) -> bool: ...
+
+    # What the rented GPU servers of the plans elsewhere run.
+    @property
+    def rented(self) -> bool: ...
+
     def runs_on(self, machine: Machine | None) -> bool: ...
 
     def runs_model(self, arch: Architecture) -> bool: ...
@@ -113,6 +134,10 @@ class Engine(Protocol):
     def accepts(self, fmt: WeightFormat) -> bool: ...
 
     def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool: ...
+
+    # Whether it is the answer's engine when the question names none (the first in registry
+    # order that says so).
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool: ...
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str: ...
 
@@ -167,6 +192,11 @@ class EngineBase:
     offloads_experts = False
     streams_offload = False
     ladder: tuple[str, ...] = ()
+    launch_hint = True
+    tried: frozenset[str] = frozenset()
+    queues = False
+    preallocates = False
+    rented = False
     # MLA models cache the latent (absorbed projections) unless the engine expands the heads.
     mla_latent = True
     # Sliding-window layers keep only the window unless the engine allocates them in full.
@@ -193,6 +223,9 @@ class EngineBase:
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"
+
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        return False
 
     def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
         """Whether the machine's GPU has the kernels the format needs in this engine."""

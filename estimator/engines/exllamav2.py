@@ -49,6 +49,7 @@ class ExLlamaV2(EngineBase):
     kv8 = "q8_0"
     kv_unit = CACHE_UNIT
     ladder = tuple(exl2_name(b) for b in (8.0, 6.0, 5.0, 4.5, 4.0, 3.5, 3.0, 2.5))
+    tried = frozenset({"gpu"})
     # The architectures exllamav2/architecture.py implements (ExLlamaV2ArchParams, by config
     # architecture; an unknown one is loaded as Llama, which MoE, MLA and hybrid models are
     # not): Llama, Mistral, Mixtral, Yi, Orion, Qwen2 and Qwen2(.5)-VL, Gemma 1-2, StarCoder2,

@@ -102,6 +102,12 @@ class LlamaCpp(EngineBase):
     )
     decode = DECODE
     prefill: Mapping[str, Factor] = {"gpu": GPU_PREFILL}
+    tried = frozenset({"gpu", "apple", "cpu", "none"})
+    rented = True
+
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # On a CPU, and on a Mac for what has no MLX conversion (the registry asks MLX first).
+        return machine is not None and machine.kind in ("cpu", "apple")
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return fmt.gguf or fmt.name == "mxfp4"

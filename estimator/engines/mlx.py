@@ -1,7 +1,8 @@
 """MLX (mlx-lm) on Apple silicon: weights in unified memory, affine quantization in groups of 64
 (`mlx_lm.convert -q --q-bits B`), a KV cache that grows in steps of 256 tokens
 (mlx_lm/models/cache.py KVCache.step), the prompt processed in chunks of 2048 tokens
-(`--prefill-step-size`), under macOS's GPU working-set limit."""
+(`--prefill-step-size`), under macOS's GPU working-set limit (mlx_lm.server wires that much,
+`mx.device_info()["max_recommended_working_set_size"]`, mlx_lm/server.py @0130d3b)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..precision import MLX_GROUP, WeightFormat, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
 from .base import EngineBase, Launch
+from .repos import has_mlx_build, mlx_repo
 
 if TYPE_CHECKING:
     from ..resolve import Resolved
@@ -60,11 +62,16 @@ class Mlx(EngineBase):
     kv_precisions = frozenset({"bf16", "fp16"})
     kv_unit = KV_STEP
     ladder = ("bf16", "mlx_q8", "mlx_q6", "mlx_q5", "mlx_q4", "mlx_q3")
+    tried = frozenset({"apple"})
     decode: Mapping[str, tuple[Factor, Factor]] = DECODE
     prefill: Mapping[str, Factor] = PREFILL
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return fmt.kind in ("float", "mlx", "mxfp4")
+
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # What Mac users run (mlx-lm, LM Studio's MLX engine) wherever a conversion is published.
+        return machine is not None and machine.kind == "apple" and has_mlx_build(arch.name)
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
         # mlx-community's usual download is the 4-bit conversion.
@@ -98,24 +105,31 @@ class Mlx(EngineBase):
         )
 
     def command(self, launch: Launch) -> str:
-        concurrency = f" --decode-concurrency {launch.sequences}" if launch.sequences > 1 else ""
+        """mlx_lm.server on mlx-community's conversion at the estimated bits, else on one
+        `mlx_lm.convert` makes; its KV cache held to the estimated context per sequence
+        (`--max-kv-size`, a rotating cache past it) and the sequences decoded together."""
+        serve = [f"--max-kv-size {launch.context}"]
+        if launch.sequences > 1:
+            serve.append(f"--decode-concurrency {launch.sequences}")
         fmt = launch.precision
+        convert = ""
         if fmt.startswith("mlx_q"):
-            bits = fmt.removeprefix("mlx_q")
-            path = f"{launch.model}-{bits}bit"
-            return (
-                f"mlx_lm.convert --hf-path {launch.repo} -q --q-bits {bits} "
-                f"--q-group-size {MLX_GROUP} --mlx-path {path} && "
-                f"mlx_lm.server --model {path}{concurrency}"
-            )
-        dtype = " --dtype float16" if fmt == "fp16" else ""
-        if dtype:
+            bits = int(fmt.removeprefix("mlx_q"))
+            path = mlx_repo(launch.model, bits)
+            if path is None:
+                path = f"{launch.model}-{bits}bit"
+                convert = (
+                    f"mlx_lm.convert --hf-path {launch.repo} -q --q-bits {bits} "
+                    f"--q-group-size {MLX_GROUP} --mlx-path {path} && "
+                )
+        elif fmt == "fp16":
             path = f"{launch.model}-fp16"
-            return (
-                f"mlx_lm.convert --hf-path {launch.repo}{dtype} --mlx-path {path} && "
-                f"mlx_lm.server --model {path}{concurrency}"
+            convert = (
+                f"mlx_lm.convert --hf-path {launch.repo} --dtype float16 --mlx-path {path} && "
             )
-        return f"mlx_lm.server --model {launch.repo}{concurrency}"
+        else:
+            path = launch.repo
+        return f"{convert}mlx_lm.server --model {path} {' '.join(serve)}"
 
 
 ENGINE = Mlx()

@@ -70,6 +70,13 @@ class Ollama(LlamaCpp):
     aliases = ()
     # Ollama places whole layers (num_gpu); it has no setting to keep only the experts in RAM.
     offloads_experts = False
+    # Planned when asked for: it plans as llama.cpp, underneath it, does.
+    tried: frozenset[str] = frozenset()
+    rented = False
+
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # Answered when asked for; llama.cpp, underneath it, is the default.
+        return False
 
     def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
         if machine is None or machine.kind != "gpu":

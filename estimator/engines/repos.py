@@ -6,7 +6,8 @@ publisher ships an FP8 checkpoint. The model catalog lists the publishers' own q
 repositories (estimator/models/catalog.py variants); the table below adds the ones Hugging
 Face's hugging-quants organisation publishes for Llama 3.1 (its Hugging Face model pages). They
 are the instruct releases, the same architecture and size as the catalog entry. For any other
-model the command names the checkpoint to fetch in angle brackets.
+model the command names the checkpoint to fetch in angle brackets. MLX loads mlx-community's
+conversions where one is published and converts the checkpoint itself otherwise.
 """
 
 from __future__ import annotations
@@ -52,3 +53,47 @@ def quantized_repo(model: str, repo: str, precision: str) -> tuple[str, str | No
         known = COMMUNITY_REPOS.get((model, precision))
         return (known or f"<{_NAMES[precision]} checkpoint of {repo}>"), None
     return repo, LOAD_TIME.get(precision)
+
+
+# mlx-community's conversions (mlx_lm.convert -q, group 64) of catalog models, by bits: each
+# repository's model card on Hugging Face ("converted to MLX format from <the instruct
+# release>"), and for Qwen3-4B/30B-A3B-Instruct-2507 mlx-lm's own BENCHMARKS.md @a4c6470. The
+# instruct releases have the catalog entry's architecture and size.
+MLX_REPOS: dict[tuple[str, int], str] = {
+    ("Llama-3.1-8B", 4): "mlx-community/Meta-Llama-3.1-8B-Instruct-4bit",
+    ("Llama-3.1-8B", 8): "mlx-community/Meta-Llama-3.1-8B-Instruct-8bit",
+    ("Llama-3.1-70B", 4): "mlx-community/Meta-Llama-3.1-70B-Instruct-4bit",
+    ("Llama-3.2-3B", 4): "mlx-community/Llama-3.2-3B-Instruct-4bit",
+    ("Llama-3.3-70B", 4): "mlx-community/Llama-3.3-70B-Instruct-4bit",
+    ("Llama-3.3-70B", 3): "mlx-community/Llama-3.3-70B-Instruct-3bit",
+    ("Qwen2.5-3B", 4): "mlx-community/Qwen2.5-3B-Instruct-4bit",
+    ("Qwen2.5-7B", 4): "mlx-community/Qwen2.5-7B-Instruct-4bit",
+    ("Qwen2.5-14B", 4): "mlx-community/Qwen2.5-14B-Instruct-4bit",
+    ("Qwen2.5-32B", 4): "mlx-community/Qwen2.5-32B-Instruct-4bit",
+    ("Qwen2.5-72B", 4): "mlx-community/Qwen2.5-72B-Instruct-4bit",
+    ("Qwen2.5-Coder-32B", 4): "mlx-community/Qwen2.5-Coder-32B-Instruct-4bit",
+    ("QwQ-32B", 4): "mlx-community/QwQ-32B-4bit",
+    ("QwQ-32B", 3): "mlx-community/QwQ-32B-3bit",
+    ("Qwen3-4B", 4): "mlx-community/Qwen3-4B-4bit",
+    ("Qwen3-4B", 8): "mlx-community/Qwen3-4B-8bit",
+    ("Qwen3-8B", 4): "mlx-community/Qwen3-8B-4bit",
+    ("Qwen3-30B-A3B", 4): "mlx-community/Qwen3-30B-A3B-4bit",
+    ("Qwen3-4B-Instruct-2507", 4): "mlx-community/Qwen3-4B-Instruct-2507-4bit",
+    ("Qwen3-4B-Instruct-2507", 8): "mlx-community/Qwen3-4B-Instruct-2507-8bit",
+    ("Qwen3-30B-A3B-Instruct-2507", 4): "mlx-community/Qwen3-30B-A3B-Instruct-2507-4bit",
+    ("Qwen3-30B-A3B-Instruct-2507", 5): "mlx-community/Qwen3-30B-A3B-Instruct-2507-5bit",
+    ("Qwen3-30B-A3B-Instruct-2507", 8): "mlx-community/Qwen3-30B-A3B-Instruct-2507-8bit",
+    ("Qwen3-Coder-30B-A3B", 8): "mlx-community/Qwen3-Coder-30B-A3B-Instruct-8bit",
+    ("Qwen3-Next-80B-A3B-Instruct", 4): "mlx-community/Qwen3-Next-80B-A3B-Instruct-4bit",
+}
+
+
+def mlx_repo(model: str, bits: int) -> str | None:
+    """mlx-community's conversion of `model` at `bits`, if it publishes one."""
+    return MLX_REPOS.get((model, bits))
+
+
+def has_mlx_build(model: str) -> bool:
+    """Whether mlx-community publishes the 4-bit conversion of `model`, the download MLX users
+    start from."""
+    return (model, 4) in MLX_REPOS

@@ -14,6 +14,7 @@ from ..hardware.types import Machine
 from ..memory.inference import InferencePlan, kv_note
 from ..memory.kv_cache import kv_cache
 from ..memory.notes import weights_note
+from ..models.types import Architecture
 from ..precision import WeightFormat, weight_bytes
 from ..result import Components, Note
 from ..speed_factors import Factor
@@ -37,9 +38,15 @@ class Sglang(Vllm):
     # SGLang keeps the sliding window of Gemma-style layers only when told (--enable-swa...);
     # by default every layer caches the whole context, as in vLLM.
     cap_sliding = False
+    # Planned when asked for: it plans as vLLM does.
+    tried: frozenset[str] = frozenset()
     # No SGLang speed row in the calibration set: vLLM's figures (the same bandwidth-bound
     # decode with FlashInfer/FlashAttention kernels and CUDA graphs).
     decode: Mapping[str, tuple[Factor, Factor]] = {"gpu": Vllm.decode["gpu"]}
+
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # Answered only when asked for: vLLM is the batching server most people start.
+        return False
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return super().accepts(fmt) and fmt.kind != "nf4"

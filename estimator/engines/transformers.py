@@ -58,9 +58,15 @@ class Transformers(EngineBase):
     # layer mapped to "cpu" onto the execution GPU in pre_forward and drops them in post_forward.
     streams_offload = True
     ladder = ("bf16", "fp8", "int8", "nf4")
+    # Its command is a Python snippet for a script, not a server to start.
+    launch_hint = False
     # transformers' DeepSeek implementation caches full per-head K and V.
     mla_latent = False
     decode = DECODE
+
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # The reference implementation, for one sequence on a GPU or no stated hardware.
+        return (machine is None or machine.kind == "gpu") and sequences == 1
 
     def accepts(self, fmt: WeightFormat) -> bool:
         return not fmt.gguf and fmt.kind not in ("mlx", "exl2")

@@ -40,6 +40,12 @@ class Vllm(EngineBase):
     kv_unit = k.VLLM_BLOCK_TOKENS
     parallelism = "tensor"
     ladder = ("bf16", "fp8", "gptq-int8", "awq")
+    tried = frozenset({"gpu", "none"})
+    # Continuous batching over a paged KV cache, the rest waiting (vLLM scheduler), in the
+    # --gpu-memory-utilization share it profiles and keeps at start.
+    queues = True
+    preallocates = True
+    rented = True
     # vLLM allocates every layer's cache for the whole context, sliding layers included.
     cap_sliding = False
     decode: Mapping[str, tuple[Factor, Factor]] = {
@@ -54,6 +60,10 @@ class Vllm(EngineBase):
         # vLLM's CPU backend: no published row; taken as transformers' figures.
         "cpu": TRANSFORMERS_DECODE["cpu"],
     }
+
+    def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
+        # Several sequences at once on a GPU: the server that batches them.
+        return (machine is None or machine.kind == "gpu") and sequences > 1
 
     def accepts(self, fmt: WeightFormat) -> bool:
         # bitsandbytes LLM.int8() is no vLLM option; its 4-bit runs in-flight (--quantization

@@ -20,16 +20,6 @@ from ..vocabulary import FITTING, Verdict
 from ..workload import Workload
 from .quality import low_bits
 
-# The engines tried on each kind of device, in this order; others only when asked for or as
-# the default the question resolves to (SGLang and Ollama plan as vLLM and llama.cpp do;
-# transformers is slower than all three wherever they run).
-TRIED = {
-    "gpu": ("vllm", "llama.cpp", "exllamav2"),
-    "apple": ("mlx", "llama.cpp"),
-    "cpu": ("llama.cpp",),
-}
-
-
 # RAM a question does not state, for sizing what an offload plan would need of it: more than
 # any one machine here holds, so the need is what the plan says.
 UNSTATED_RAM = 4 << 40
@@ -148,11 +138,10 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
         yield from own
         if any(o.estimate.verdict in FITTING for o in own):
             return
-    for name in TRIED[m.kind]:
-        engine = engines.get(name)
-        if name == w.engine or not (engine.runs_on(m) and engine.runs_model(w.model)):
+    for engine in engines.tried(m.kind):
+        if engine.name == w.engine or not (engine.runs_on(m) and engine.runs_model(w.model)):
             continue
-        yield from _engine_options(engine, replace(w, engine=name), m)
+        yield from _engine_options(engine, replace(w, engine=engine.name), m)
 
 
 def _engine_options(engine: engines.Engine, w: Workload, m: Machine) -> Iterator[Option]:
@@ -203,10 +192,10 @@ def _engine_options(engine: engines.Engine, w: Workload, m: Machine) -> Iterator
 
 
 def _no_hardware(w: Workload) -> Iterator[Option]:
-    """Without hardware: the best formats of the two engines most people serve with, sized for
-    one device each."""
-    for name in ("vllm", "llama.cpp"):
-        engine = engines.get(name)
+    """Without hardware: the best formats of the engines tried without it, sized for one device
+    each."""
+    for engine in engines.tried("none"):
+        name = engine.name
         rungs = _ladder(engine, w, None)
         picks = {rungs[0], engine.int_formats["int8"], engine.int_formats["int4"]}
         for precision in [r for r in rungs if r in picks]:

@@ -26,10 +26,9 @@ from ..speed import inference_speed
 from ..vocabulary import ASSUMED_MAX_CONTEXT, FITTING, MAX_SEQUENCES, Verdict
 from ..workload import Workload
 from .context import largest
-from .inference import TRIED, Option, _first_fit, _ladder, _native, _room
+from .inference import Option, _first_fit, _ladder, _native, _room
 from .quality import low_bits, quality_bits
 from .search import NODE_COUNTS
-from .serving import QUEUEING
 from .types import reads_along
 
 Answer = inverse.Answer
@@ -49,6 +48,10 @@ def _resolved(w: Workload, m: Machine | None) -> Workload | None:
         return None
 
 
+def _tried(kind: str) -> list[str]:
+    return [e.name for e in engines.tried(kind)]
+
+
 def _engines(w: Workload, m: Machine | None) -> list[str]:
     """The engine the question named alone; else the default engine first, then those tried
     on this kind of device."""
@@ -59,7 +62,7 @@ def _engines(w: Workload, m: Machine | None) -> list[str]:
     kind = m.kind if m is not None else "gpu"
     names = [first.engine] if first is not None and first.engine else []
     out = []
-    for name in dict.fromkeys([*names, *TRIED[kind]]):
+    for name in dict.fromkeys([*names, *_tried(kind)]):
         if name and engines.get(name).runs_on(m) and engines.get(name).runs_model(w.model):
             out.append(name)
     return out
@@ -91,7 +94,7 @@ def _most(w: Workload, m: Machine, field: str) -> Answer[int]:
     gives more. Many users are served by a queueing server (vLLM, SGLang) where one fits.
     Each candidate is sized quickly; the winner and the one beside it are searched exactly."""
     names = _engines(w, m)
-    serving = [n for n in names if n in QUEUEING]
+    serving = [n for n in names if engines.get(n).queues]
     if field == "concurrency" and not w.engine and serving and serving != names:
         found = _most_on(w, m, field, serving)
         if found.value is not None:
@@ -188,7 +191,7 @@ def best_format(w: Workload, m: Machine) -> Answer[str]:
             found.append(answer)
     if not found:
         return Answer(None, None)
-    tried = TRIED[m.kind]
+    tried = _tried(m.kind)
 
     def quality(a: Answer[str]) -> tuple[float, bool, int]:
         est = a.estimate
@@ -250,7 +253,7 @@ def biggest_model(w: Workload, m: Machine) -> Answer[str]:
     if w.task == "training":
         return inverse.largest_model(w, m)
     # The engines practitioners run first; the question's default (transformers) after them.
-    names = sorted(_engines(w, m), key=lambda n: n not in TRIED[m.kind])
+    names = sorted(_engines(w, m), key=lambda n: n not in _tried(m.kind))
     rooms = {name: _room(engines.get(name), replace(w, engine=name), m) for name in names}
     for verdicts in (("fits",), FITTING):
         for model in _current():

@@ -14,6 +14,7 @@ from .. import engines, inverse
 from ..errors import EstimatorError
 from ..estimate import estimate
 from ..hardware.types import Machine
+from ..precision import weight_format
 from ..result import Estimate
 from ..vocabulary import FITTING, Verdict
 from ..workload import Workload
@@ -93,7 +94,7 @@ def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
     if (
         m.gpu is not None
         and m.gpu.fp8
-        and engine in ("transformers", "vllm")
+        and engines.get(engine).accepts(weight_format("fp8"))
         and i.precision != "fp8"
     ):
         out.append(_try("fp8", replace(w, precision="fp8"), m))
@@ -128,8 +129,9 @@ def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
                 )
             )
     if m.kind == "gpu" and m.gpu is not None:
-        # More GPUs: vLLM's tensor parallel, or llama.cpp's layer split for GGUF files.
-        split = w if engine == "llama.cpp" else replace(w, engine="vllm")
+        # More GPUs: the engine's own split where rented servers run it (llama.cpp's layer split
+        # for GGUF files), else vLLM's tensor parallel.
+        split = replace(w, engine=engines.rented(engine).name)
         tp = inverse.gpus_needed(split, m.gpu, m.ram_bytes, 8)
         if tp.value is not None and tp.estimate is not None and tp.value > m.count:
             out.append(
@@ -142,10 +144,11 @@ def inference(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
                 )
             )
         if m.ram_bytes is not None:
+            runner = engines.in_ram(engine)
             gguf = (
                 w
-                if engine == "llama.cpp"
-                else replace(w, engine="llama.cpp", precision=None, kv_precision=None)
+                if runner.name == engine
+                else replace(w, engine=runner.name, precision=None, kv_precision=None)
             )
             layered = _try("offload_layers", gguf, m)
             if (

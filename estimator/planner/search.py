@@ -205,7 +205,7 @@ def _variants(w: Workload) -> list[Workload]:
     for 100 users of 4,096 tokens holds 125 GiB of it in BF16, half that in FP8)."""
     if w.task == "training":
         return training.variants(w)
-    engine = engines.get(w.engine if w.engine in ("vllm", "sglang", "llama.cpp") else "vllm")
+    engine = engines.rented(w.engine)
     four = engine.int_formats["int4"]
     same = replace(w, engine=engine.name)
     try:

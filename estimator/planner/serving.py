@@ -1,4 +1,4 @@
-"""Serving capacity as vLLM and SGLang behave: a server asked for more concurrent users than
+"""Serving capacity as the engines that queue (vLLM, SGLang: Engine.queues) behave: a server asked for more concurrent users than
 its KV cache holds at full length still starts, runs as many sequences at once as fit and
 queues the rest (vLLM's scheduler admits requests while KV blocks are free). How many run at
 once at the stated length, how many at a shorter average conversation, and the speed each gets.
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from .. import engines
 from ..estimate import estimate
 from ..hardware.types import Machine
 from ..resolve import resolve
@@ -16,8 +17,6 @@ from ..vocabulary import DEFAULT_CONTEXT, FITTING
 from ..workload import Workload
 from .context import most_sequences
 
-# Engines that page the KV cache and queue what does not fit, rather than refusing to start.
-QUEUEING = frozenset({"vllm", "sglang"})
 # The average conversation length the capacity is also given at when the question states none:
 # an assumption of this product (said with the answer), a quarter of the 4,096-token default.
 AVERAGE_TOKENS = DEFAULT_CONTEXT["inference"] // 4
@@ -38,7 +37,11 @@ def capacity(w: Workload, m: Machine) -> Capacity | None:
     when they do, when the engine does not queue, or when not even one sequence fits."""
     r = resolve(w, m)
     full = r.workload
-    if full.task != "inference" or full.engine not in QUEUEING or full.concurrency <= 1:
+    if (
+        full.task != "inference"
+        or full.concurrency <= 1
+        or not engines.get(full.engine or "").queues
+    ):
         return None
     asked = estimate(full, m)
     if asked.verdict in FITTING:

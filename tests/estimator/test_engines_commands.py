@@ -190,8 +190,15 @@ def _read_ollama(command: str) -> dict[str, object]:
 
 def _read_mlx(command: str) -> dict[str, object]:
     _, f = flags(command)
-    # mlx_lm.server grows its KV cache as the context does: no context to state.
-    return {"precision": f"mlx_q{f['--q-bits']}" if "-q" in f else "bf16"}
+    model = f["--model"]
+    bits = f.get("--q-bits") or (
+        model.rsplit("-", 1)[1].removesuffix("bit") if "bit" in model else ""
+    )
+    return {
+        "precision": f"mlx_q{bits}" if bits else "bf16",
+        "context": int(f["--max-kv-size"]),
+        "sequences": int(f.get("--decode-concurrency", "1")),
+    }
 
 
 def _read_transformers(command: str) -> dict[str, object]:
@@ -271,9 +278,10 @@ def test_every_rung_launches_what_was_estimated(arch, name, precision, eight_bit
         "kv_precision": i.kv_precision,
         "gpus": i.gpu_count,
         "utilization": i.gpu_memory_utilization,
+        "sequences": i.concurrency * i.batch,
     }
     assert stated == {key: expected[key] for key in stated}
-    assert {"precision", "context"} <= set(stated) or name == "mlx"
+    assert {"precision", "context"} <= set(stated)
 
 
 def test_llama_cpp_on_a_cpu_offloads_no_layers_to_a_gpu_it_does_not_have(arch):

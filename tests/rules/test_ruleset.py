@@ -208,9 +208,9 @@ def test_every_rule_has_a_unique_id_and_priority_order():
         ),
         ("power_and_cooling", {"gpu_watts": 1441}, {"gpu_watts": 1440}),
         (
-            "launch_vllm",
-            {"task": "inference", "engine": "vllm", "verdict": "fits"},
-            {"task": "inference", "engine": "vllm", "verdict": "does_not_fit"},
+            "launch",
+            {"task": "inference", "engine": "mlx", "launch": 1},
+            {"task": "inference", "engine": "mlx", "launch": 0},
         ),
         (
             "launch_peft",

@@ -142,3 +142,23 @@ def test_the_best_precision_is_named_as_people_name_it_with_what_3_bits_cost():
     line = reply.sections[0].items[0].text
     assert line.startswith("Beste precisie die past: EXL2 3.5 bpw op ExLlamaV2")
     assert "exl2_3.5bpw" not in line and "3 bits kosten merkbaar kwaliteit" in line
+
+
+def test_a_mac_answer_starts_mlx_with_llama_cpp_beside_it():
+    reply = _reply("can i run qwen3 30b a3b on my macbook pro m3 max 64gb")
+    advice = reply.section("advice")
+    start, other = advice.items[0], advice.items[1]
+    assert start.text == "Start it with MLX (mlx-lm)"
+    assert (
+        start.detail == "mlx_lm.server --model mlx-community/Qwen3-30B-A3B-4bit --max-kv-size 4096"
+    )
+    assert other.text.startswith("Or: GGUF ") and "on llama.cpp" in other.text
+
+
+def test_a_plan_on_the_users_hardware_too_slow_to_lead_is_still_shown_with_its_speed():
+    # DeepSeek-R1 Q4_K_M with its experts in 512 GB of dual-channel DDR5: a few tokens a second,
+    # slower than people read, so renting leads; the user's own way comes beside it.
+    plan = _reply("deepseek r1 on a 4090 with 512gb ddr5").section("plan")
+    own = next(i for i in plan.items[1:] if "on llama.cpp" in i.text)
+    assert "in CPU RAM (MoE experts)" in own.text
+    assert own.detail is not None and own.detail.endswith("tokens/s per sequence")

@@ -65,13 +65,26 @@ def test_mlx_runs_only_on_apple(arch):
     assert not engines.get("mlx").runs_on(machine(gpu="RTX 4090"))
 
 
-def test_mlx_command_converts_at_the_estimated_bits(arch):
-    w = Workload(model=arch("Qwen2.5-7B"), task="inference", engine="mlx", precision="int4")
+def test_mlx_command_loads_mlx_communitys_conversion_with_the_estimated_context(arch):
+    w = Workload(
+        model=arch("Qwen2.5-7B"), task="inference", engine="mlx", precision="int4", context=6000
+    )
     est = estimate(w, machine(**M4_MAX))
     assert est.inputs.precision == "mlx_q4"
-    command = engines.command(est)
-    assert "mlx_lm.convert --hf-path Qwen/Qwen2.5-7B -q --q-bits 4 --q-group-size 64" in command
-    assert command.endswith("mlx_lm.server --model Qwen2.5-7B-4bit")
+    # mlx-community's model card: "converted to MLX format from Qwen/Qwen2.5-7B-Instruct".
+    assert engines.command(est) == (
+        "mlx_lm.server --model mlx-community/Qwen2.5-7B-Instruct-4bit --max-kv-size 6000"
+    )
+
+
+def test_mlx_command_converts_what_mlx_community_does_not_publish(arch):
+    w = Workload(model=arch("Mistral-7B-v0.3"), task="inference", engine="mlx", precision="mlx_q6")
+    command = engines.command(estimate(w, machine(**M4_MAX)))
+    assert command.startswith(
+        "mlx_lm.convert --hf-path mistralai/Mistral-7B-v0.3 -q --q-bits 6 --q-group-size 64 "
+        "--mlx-path Mistral-7B-v0.3-6bit && "
+    )
+    assert command.endswith("mlx_lm.server --model Mistral-7B-v0.3-6bit --max-kv-size 4096")
     bf16 = estimate(
         Workload(
             model=arch("Qwen2.5-7B"),
@@ -82,4 +95,33 @@ def test_mlx_command_converts_at_the_estimated_bits(arch):
         ),
         machine(**M4_MAX),
     )
-    assert engines.command(bf16) == "mlx_lm.server --model Qwen/Qwen2.5-7B --decode-concurrency 4"
+    assert engines.command(bf16) == (
+        "mlx_lm.server --model Qwen/Qwen2.5-7B --max-kv-size 4096 --decode-concurrency 4"
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "engine"),
+    [
+        # mlx-community publishes Qwen3-30B-A3B-4bit: MLX, what Mac users run.
+        ("Qwen3-30B-A3B", "mlx"),
+        # No MLX conversion published: the GGUF on llama.cpp.
+        ("Mistral-7B-v0.3", "llama.cpp"),
+    ],
+)
+def test_apple_default_engine_is_mlx_where_a_conversion_is_published(arch, model, engine):
+    est = estimate(Workload(model=arch(model), task="inference"), machine(gpu="M3 Max 64GB"))
+    assert est.inputs.engine == engine
+    assert est.inputs.precision == {"mlx": "mlx_q4", "llama.cpp": "q4_k_m"}[engine]
+
+
+def test_off_apple_the_default_engine_is_unchanged(arch):
+    a = arch("Qwen3-30B-A3B")
+    one = estimate(Workload(model=a, task="inference"), machine(gpu="RTX 4090"))
+    many = estimate(Workload(model=a, task="inference", concurrency=8), machine(gpu="H100"))
+    cpu = estimate(Workload(model=a, task="inference"), machine(gpu="cpu", ram_gb=64))
+    assert (one.inputs.engine, many.inputs.engine, cpu.inputs.engine) == (
+        "transformers",
+        "vllm",
+        "llama.cpp",
+    )
