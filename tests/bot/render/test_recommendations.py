@@ -43,7 +43,7 @@ def test_lora_has_no_quantization_config():
 
 def test_the_vllm_launch_is_the_engines_own_command():
     found, est = _advised("GeForce RTX 4090", task="inference", engine="vllm")
-    assert command(found["launch_vllm"], est).startswith("vllm serve ")
+    assert command(found["launch"], est).startswith("vllm serve ")
 
 
 def test_buy_or_rent_says_the_break_even_in_each_language():
