@@ -28,9 +28,15 @@ DEFAULT_SERVER_GPU = "H100 SXM5 80GB"
 
 
 def answer(
-    question: str, workload: Workload, machine: Machine | None, *, laptops: bool = False
+    question: str,
+    workload: Workload,
+    machine: Machine | None,
+    *,
+    laptops: bool = False,
+    purpose: str | None = None,
 ) -> inverse.Answer:
-    """The answer to `question` for this workload on this machine."""
+    """The answer to `question` for this workload on this machine; the biggest model made for
+    `purpose` ("code", "vision") when one is given."""
     if question == "gpu":
         return across.smallest_gpu(workload, laptops=laptops)
     if question not in (*NEED_HARDWARE, "gpus"):
@@ -51,7 +57,7 @@ def answer(
         case "precision":
             return across.best_format(replace(workload, precision=None), machine)
         case "model":
-            return across.biggest_model(workload, machine)
+            return across.biggest_model(workload, machine, purpose)
         case _:
             if machine.gpu is None or machine.kind != "gpu":
                 raise EstimatorError("fit_needs_gpu_kind")

@@ -274,7 +274,9 @@ def answer(
     notes = extra_notes + notes
     if draft.inverse:
         question = FIT_QUESTION[draft.inverse]
-        found = questions.answer(question, work, box, laptops=bool(draft.laptop))
+        found = questions.answer(
+            question, work, box, laptops=bool(draft.laptop), purpose=draft.purpose
+        )
         if found.value is None and box is not None and question in _ON_THE_HARDWARE:
             # Nothing on this hardware: the workload itself, with the plan that runs elsewhere.
             forward = answers.answer(

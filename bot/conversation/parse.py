@@ -164,6 +164,7 @@ def _read(low: str, original: str) -> Found:
     if not (lx.search("classical", low) or lx.search("neural_net", low)):
         low = parse_quantities.dataset(low, found)
     _model(original, low, found)
+    _purpose(low, found)
     parse_task.task(low, found)
     parse_task.method(low, found)
     low = parse_task.kv_precision(low, found)
@@ -239,6 +240,19 @@ def _model(original: str, low: str, found: Found) -> None:
     if named is None:
         named = parse_model.bare_size(low)
     found.set("model", named)
+
+
+def _purpose(low: str, found: Found) -> None:
+    """What a model is for ("a coding model on a 4090"): with no model named, the question is
+    the biggest model made for it."""
+    if found.get("model") is not None:
+        return
+    for purpose, concept in (("code", "coding"), ("vision", "vision_use")):
+        if lx.search(concept, low):
+            found.set("purpose", purpose)
+            if found.get("inverse") is None:
+                found.set("inverse", "largest_model")
+            return
 
 
 def _inverse(low: str, found: Found) -> None:

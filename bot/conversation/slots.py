@@ -124,6 +124,7 @@ class Draft(BaseModel):
     epochs: float | None = None
     dataset_tokens: int | None = None  # the data's size in tokens, when said as one number
     kwh_price: float | None = None  # electricity price per kWh, as the user said it
+    purpose: Literal["code", "vision"] | None = None  # "a coding model", "for images"
     # What the user may spend on hardware, in the currency said ("for 1000 euro").
     budget: float | None = None
     budget_currency: Literal["USD", "EUR", "GBP"] | None = None

@@ -55,6 +55,9 @@ LANGUAGE_CONCEPTS = frozenset(
         "electricity",
         "cents",
         "euro",
+        # what the model is for, when no model is named ("a coding model", "for images")
+        "coding",
+        "vision_use",
         # a budget for buying hardware, and the currency it is said in
         "budget",
         "dollar",

@@ -189,6 +189,8 @@ LEXICON = Lexicon(
         ),
         "cents": (r"cent", r"ct"),
         "euro": (r"euro", r"eur", r"€"),
+        "coding": (r"programmeren", r"coderen", r"code", r"programmeur"),
+        "vision_use": (r"afbeeldingen?", r"plaatjes?", r"foto'?s", r"beelden", r"ocr"),
         "budget": (r"budget", r"besteden", r"uitgeven"),
         "dollar": (r"dollars?", r"usd", r"\$"),
         "pound": (r"pond(?:en)?", r"gbp", r"£"),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
-from ..names import NameIndex
+from ..names import NameIndex, tokens
 from . import config_json
 from .types import Architecture
 
@@ -60,6 +60,27 @@ class CatalogModel:
     aliases: tuple[str, ...] = ()
     ollama: tuple[str, ...] = ()
     base: str | None = None  # the model a quantized repository packages
+
+    @property
+    def purposes(self) -> frozenset[str]:
+        """What the model is made for beyond chat: "code" and "math" (such models say so in
+        their names), "vision" (a vision tower)."""
+        words = set(tokens(self.name))
+        out = {purpose for purpose, names in PURPOSE_WORDS.items() if words & names}
+        if self.architecture.vision_params:
+            out.add("vision")
+        return frozenset(out)
+
+
+# The name words of models made for one purpose: Qwen2.5-Coder, Qwen3-Coder, Yi-Coder,
+# DeepSeek-Coder, Codestral, Devstral, Kimi-Dev, StarCoder, CodeLlama, CodeGemma; Qwen2.5-Math,
+# Mathstral.
+PURPOSE_WORDS: dict[str, frozenset[str]] = {
+    "code": frozenset(
+        {"coder", "codestral", "devstral", "dev", "starcoder", "codellama", "codegemma"}
+    ),
+    "math": frozenset({"math", "mathstral"}),
+}
 
 
 def _files() -> list[dict]:

@@ -10,6 +10,7 @@ agrees with the forward estimate.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
@@ -224,47 +225,61 @@ def _months(released: str) -> int:
     return int(year) * 12 + int(month)
 
 
+# Sizes within a fifth of each other are one size class to someone choosing a model (7-8B,
+# 13-14B, 32-34B, 70-72B): within a class the newer release is the better model.
+SIZE_CLASS_RATIO = 1.2
+
+
 def _capability(model: catalog.CatalogModel) -> tuple[int, int]:
-    """How big a model is to someone choosing the biggest one, in whole billions: its
-    parameters, for a mixture of experts the geometric mean of total and active parameters
-    (the rule of thumb practitioners quote for an MoE's dense equivalent: Mixtral 8x7B, 46.7B
-    with 12.9B active, ranks with a 25B dense model); the newer release first among equals
-    (Qwen3-32B before QwQ-32B and Qwen2.5-32B)."""
+    """How big a model is to someone choosing the biggest one: its size class (parameters, for a
+    mixture of experts the geometric mean of total and active parameters, the rule of thumb
+    practitioners quote for an MoE's dense equivalent: Mixtral 8x7B, 46.7B with 12.9B active,
+    ranks with a 25B dense model), then the newer release (Qwen3-32B before Yi-1.5-34B,
+    QwQ-32B and Qwen2.5-32B)."""
     arch = model.architecture
     size = (arch.params * arch.active_params) ** 0.5 if arch.is_moe else float(arch.params)
-    return round(size / 1e9), _months(model.released)
+    return math.floor(math.log(size / 1e9) / math.log(SIZE_CLASS_RATIO)), _months(model.released)
 
 
-def _current() -> list[catalog.CatalogModel]:
+def _current(purpose: str | None = None) -> list[catalog.CatalogModel]:
     """The text models released in the CURRENT_MONTHS before the catalog's newest, biggest
     first: an older generation is superseded at every size (Falcon-40B and CodeLlama-34B of
-    2023 by the 32B models of 2024-2025), and a vision model's tower serves no text question."""
-    models = [m for m in catalog.models() if not m.architecture.vision_params]
-    newest = max(_months(m.released) for m in models)
+    2023 by the 32B models of 2024-2025); a model made for a purpose (code, math: Kimi-Dev-72B;
+    a vision tower) is no answer to a question that names none, and the models made for the
+    purpose asked are."""
+    everything = catalog.models()
+    newest = max(_months(m.released) for m in everything)
+    if purpose is None:
+        models = [m for m in everything if not m.purposes]
+    else:
+        models = [m for m in everything if purpose in m.purposes]
     current = [m for m in models if newest - _months(m.released) <= CURRENT_MONTHS]
     return sorted(current, key=_capability, reverse=True)
 
 
-def biggest_model(w: Workload, m: Machine) -> Answer[str]:
-    """The biggest current catalog model that fits on the GPUs in 4 bits or more (on a CPU, one
-    that decodes faster than people read), one with room to spare before any that fits only
-    tightly (a 32B in 4 bits with 3 GiB free before a 47B MoE with 0.3 GiB), in the best
-    format any engine fits it in, with the biggest in its own weights beside it."""
+def biggest_model(w: Workload, m: Machine, purpose: str | None = None) -> Answer[str]:
+    """The biggest current catalog model (made for `purpose`, when given) that fits on the GPUs
+    in 4 bits or more (on a CPU, one that decodes faster than people read), one with room to
+    spare before any that fits only tightly (a 32B in 4 bits with 3 GiB free before a 47B MoE
+    with 0.3 GiB), in the best format any engine fits it in, with the biggest in its own weights
+    beside it."""
     if w.task == "training":
         return inverse.largest_model(w, m)
     # The engines practitioners run first; the question's default (transformers) after them.
     names = sorted(_engines(w, m), key=lambda n: n not in _tried(m.kind))
     rooms = {name: _room(engines.get(name), replace(w, engine=name), m) for name in names}
     for verdicts in (("fits",), FITTING):
-        for model in _current():
+        for model in _current(purpose):
             candidate = replace(w, model=model.architecture)
             option = _best_fit(candidate, m, names, rooms, verdicts)
             if option is not None and (m.kind != "cpu" or _reads_along(option, m)):
-                baseline = _in_own_weights(inverse.largest_model(w, m))
+                # Beside a model for a purpose, the biggest of any kind would answer another
+                # question.
+                own = None if purpose else _in_own_weights(inverse.largest_model(w, m))
                 return Answer(
                     model.name,
                     option.estimate,
-                    baseline if baseline is not None and baseline.value != model.name else None,
+                    own if own is not None and own.value != model.name else None,
                 )
     return Answer(None, None)
 

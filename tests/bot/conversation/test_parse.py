@@ -359,3 +359,22 @@ def test_no_word_longer_than_any_model_name_is_read_as_a_glued_size():
     # Not a name: the size alone, as in any text without one.
     assert parse_model.bare_size("x" * 200 + "-7b") == "7B"
     assert read("9" * 2000).draft.model is None
+
+
+@pytest.mark.parametrize(
+    ("text", "purpose"),
+    [
+        ("whats the best coding model for a 4090", "code"),
+        ("serve 10 devs a coding model on 2x4090", "code"),
+        ("beste model om te programmeren op mijn 3090", "code"),
+        ("best vision model for reading screenshots on a 4090", "vision"),
+    ],
+)
+def test_a_purpose_without_a_model_asks_for_the_biggest_made_for_it(text, purpose):
+    d = parse(text)
+    assert d.model is None and d.purpose == purpose and d.inverse == "largest_model"
+
+
+def test_a_named_model_has_no_purpose_to_search():
+    d = parse("can i run qwen2.5 coder 32b on a 4090")
+    assert d.model == "Qwen2.5-Coder-32B" and d.purpose is None and d.inverse is None

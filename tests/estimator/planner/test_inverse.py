@@ -19,16 +19,41 @@ def _entry(name: str) -> catalog.CatalogModel:
 
 
 def test_an_moe_ranks_at_the_geometric_mean_of_its_total_and_active_parameters():
-    # Mixtral 8x7B: 46.70B total, 12.88B active; sqrt(46.70 x 12.88) = 24.5, a 25B-class model
-    # below every 32B dense one (the old ranking by total put it first on a 4090).
+    # Mixtral 8x7B: 46.70B total, 12.88B active; sqrt(46.70 x 12.88) = 24.5B, size class
+    # floor(ln 24.5 / ln 1.2) = 17, below every 32B dense one (class 19: ln 32.8 / ln 1.2 =
+    # 19.1); the old ranking by total put it first on a 4090.
     mixtral = _entry("Mixtral-8x7B-v0.1")
-    assert inverse._capability(mixtral)[0] == 25
-    assert inverse._capability(_entry("Qwen3-32B"))[0] == 33
+    assert inverse._capability(mixtral)[0] == 17
+    assert inverse._capability(_entry("Qwen3-32B"))[0] == 19
 
 
-def test_among_equal_sizes_the_newer_release_ranks_first():
+def test_among_one_size_class_the_newer_release_ranks_first():
     assert inverse._capability(_entry("Qwen3-32B")) > inverse._capability(_entry("QwQ-32B"))
     assert inverse._capability(_entry("QwQ-32B")) > inverse._capability(_entry("Qwen2.5-32B"))
+    # Yi-1.5-34B (34.4B, 2024-05) is one class with Qwen3-32B (32.8B, 2025-04): ln 34.4 / ln 1.2
+    # = 19.4, so the newer model ranks first, not the 1.6B larger one.
+    assert inverse._capability(_entry("Qwen3-32B")) > inverse._capability(_entry("Yi-1.5-34B"))
+    # Llama-3.3-70B (70.6B, class 23) before Qwen2.5-72B (72.7B, class 23, 2024-09).
+    assert inverse._capability(_entry("Llama-3.3-70B")) > inverse._capability(_entry("Qwen2.5-72B"))
+
+
+def test_a_purpose_keeps_the_models_made_for_it():
+    code = {m.name for m in inverse._current("code")}
+    assert {"Qwen2.5-Coder-32B", "Qwen3-Coder-30B-A3B", "Devstral-Small-2507"} <= code
+    assert "Qwen3-32B" not in code
+    # CodeLlama-34B (2023-08) is older than two years before the catalog's newest model.
+    assert "CodeLlama-34B" not in code
+    # A question that names no purpose gets general models: no coder, math or vision model.
+    general = {m.name for m in inverse._current()}
+    assert not general & {"Qwen2.5-Coder-32B", "Qwen2.5-Math-72B", "Kimi-Dev-72B"}
+
+
+def test_the_biggest_coding_model_on_a_4090_is_qwen_coder_32b(arch):
+    hw = machine(gpu="RTX 4090")
+    work = Workload(arch("Qwen2.5-7B"), "inference", context=4096)
+    found = inverse.biggest_model(work, hw, purpose="code")
+    assert found.value == "Qwen2.5-Coder-32B"
+    assert found.baseline is None  # not a general model beside it
 
 
 def test_superseded_generations_and_vision_models_are_not_candidates():
