@@ -139,7 +139,7 @@ def _precision(
             known=inference.ladder,
         )
     if inference is None and fmt.gguf:
-        raise EstimatorError("gguf_needs_llamacpp", precision=fmt.name)
+        raise EstimatorError("gguf_not_for_training", precision=fmt.name)
     if w.task == "training":
         if method in ("full", "freeze", "lora") and fmt.name not in _FLOAT:
             raise EstimatorError("training_needs_float", method=method, precision=fmt.name)

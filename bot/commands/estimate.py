@@ -94,7 +94,7 @@ def training_data(args: argparse.Namespace) -> TrainingData | None:
 
 
 def build(args: argparse.Namespace) -> tuple[Workload, Machine | None, tuple[Note, ...]]:
-    choice = resolve_model(args.model)
+    choice = resolve_model(args.model, precision=args.precision)
     gpus = parse_int("gpus", args.gpus)
     if not 1 <= gpus <= MAX_GPUS:
         raise EstimatorError("out_of_range", field="gpus", value=args.gpus, low=1, high=MAX_GPUS)

@@ -162,16 +162,20 @@ def context_of(draft: Draft) -> tuple[int | None, tuple[Note, ...]]:
 
 
 def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
-    choice = resolve_model(draft.model or PLACEHOLDER_MODEL, files=LOCAL_FILES.get())
+    choice = resolve_model(
+        draft.model or PLACEHOLDER_MODEL, files=LOCAL_FILES.get(), precision=draft.precision
+    )
     fields, notes = _settings(draft)
-    if "engine" not in fields and choice.engine and (draft.task or "inference") == "inference":
+    running = (draft.task or "inference") == "inference"
+    if "engine" not in fields and choice.engine and running:
         fields["engine"] = choice.engine  # an Ollama tag or a GGUF file: llama.cpp
     context, context_notes = context_of(draft)
     work = Workload(
         model=choice.architecture,
         task=draft.task or "inference",
         method=draft.method,
-        precision=draft.precision or choice.precision,
+        # A GGUF's quantization is how it runs; training starts from the published weights.
+        precision=draft.precision or (choice.precision if running else None),
         kv_precision=draft.kv_precision,
         context=context,
         batch=draft.batch or 1,

@@ -163,11 +163,13 @@ def _read(low: str, original: str) -> Found:
     low = parse_task.engine(low, found)
     if not (lx.search("classical", low) or lx.search("neural_net", low)):
         low = parse_quantities.dataset(low, found)
-    _model(original, low, found)
+    low, repository = _model(original, low, found)
     _purpose(low, found)
     parse_task.task(low, found)
     parse_task.method(low, found)
     low = parse_task.kv_precision(low, found)
+    # A repository's name may say its format ("...-AWQ", "...-GPTQ-Int8"); the message, after.
+    parse_task.precision(repository, found)
     parse_task.precision(low, found)
     parse_task.framework(low, found)
     parse_training.grad_checkpointing(low, found)
@@ -231,15 +233,22 @@ def _hardware(low: str, found: Found) -> str:
     return low
 
 
-def _model(original: str, low: str, found: Found) -> None:
+def _model(original: str, low: str, found: Found) -> tuple[str, str]:
+    """The model named, and the text without a repository id or path it names with that id
+    (or ""): its uploader and name are no framework or quantity for the readers after this
+    one ("unsloth/Llama-3.3-70B-Instruct-GGUF" is not an Unsloth training question)."""
     named = parse_model.hf_id(original)
     if named is not None and _NOT_AN_ID.search(named):
         named = None
-    if named is None:
-        named = parse_model.catalog_model(low)
+    if named is not None:
+        found.set("model", named)
+        written = normalise(named)
+        return low.replace(written, " " * len(written)), written
+    named = parse_model.catalog_model(low)
     if named is None:
         named = parse_model.bare_size(low)
     found.set("model", named)
+    return low, ""
 
 
 def _purpose(low: str, found: Found) -> None:

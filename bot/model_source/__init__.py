@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from estimator.errors import EstimatorError
 from estimator.models import config_json, lookup
+from estimator.precision import GGUF_BPW
 from estimator.result import Note
 
-from . import local
+from . import gguf_repo, local
 from .files import exists
 from .hub import Hub, default_hub
 from .limiter import HubLimiter
@@ -49,7 +51,7 @@ def needs_download(text: str) -> bool:
     """Whether `resolve_model(text)` may go to the Hugging Face Hub (slow: callers in an event
     loop run it in a thread)."""
     try:
-        return is_hub_id(text) and lookup.find(text) is None
+        return is_hub_id(text) and (gguf_repo.is_gguf_repo(text) or lookup.find(text) is None)
     except EstimatorError:
         return False
 
@@ -61,17 +63,22 @@ def resolve_model(
     files: bool = True,
     client: Hub | None = None,
     hub_allowed: Callable[[], bool] | None = None,
+    precision: str | None = None,
 ) -> lookup.ModelChoice:
     """The architecture `text` names; raises EstimatorError with suggestions when none.
     `files` False refuses paths without touching the disk: a Telegram user must not make the
     bot read, or probe for, files on its server. `hub_allowed` is asked just before a Hub
-    lookup (a per-user HubLimiter's allow); False refuses it with a polite reason."""
+    lookup (a per-user HubLimiter's allow); False refuses it with a polite reason. A GGUF
+    repository is read on the Hub first, its file in `precision` when that is a GGUF format,
+    and falls back to the catalog model its name maps to."""
     text = text.strip() if isinstance(text, str) else text
     if isinstance(text, str) and text and not files and _written_as_path(text):
         raise EstimatorError("config_local_only" if text.endswith(".json") else "path_local_only")
     if isinstance(text, str) and text and files and (_written_as_path(text) or _on_disk(text)):
         return local.from_path(Path(text).expanduser())
-    choice = lookup.find(text)
+    choice = _as_asked(lookup.find(text), precision)
+    if hub and is_hub_id(text) and gguf_repo.is_gguf_repo(text):
+        return _gguf_repo(text, choice, client, hub_allowed, precision)
     if choice is not None:
         return choice
     if hub and is_hub_id(text):
@@ -83,6 +90,42 @@ def resolve_model(
 
 def _on_disk(text: str) -> bool:
     return "\n" not in text and exists(text)
+
+
+def _as_asked(
+    choice: lookup.ModelChoice | None, precision: str | None
+) -> lookup.ModelChoice | None:
+    """A GGUF or Ollama name's note in the format asked, not the one its name implies."""
+    asked = precision.strip().lower() if precision else None
+    if choice is None or asked not in GGUF_BPW:
+        return choice
+    notes = tuple(
+        Note(n.key, {**n.params, "precision": str(asked).upper()})
+        if n.key in ("gguf_name", "ollama_tag")
+        else n
+        for n in choice.notes
+    )
+    return replace(choice, notes=notes)
+
+
+def _gguf_repo(
+    repo: str,
+    choice: lookup.ModelChoice | None,
+    client: Hub | None,
+    hub_allowed: Callable[[], bool] | None,
+    precision: str | None,
+) -> lookup.ModelChoice:
+    asked = precision.strip().lower() if precision else None
+    try:
+        if hub_allowed is not None and not hub_allowed():
+            raise EstimatorError("hub_rate_limited")
+        return gguf_repo.from_hub(
+            repo, asked if asked in GGUF_BPW else None, client or default_hub()
+        )
+    except EstimatorError as error:
+        if choice is None:
+            raise
+        return gguf_repo.fallback(repo, error, choice)
 
 
 def _from_hub(repo: str, client: Hub) -> lookup.ModelChoice:

@@ -1,6 +1,8 @@
-"""A local GGUF file (or every shard of a split one): the architecture from its own metadata
-and the exact tensor elements and bytes from its tensor list, read with llama.cpp's gguf
-package (gguf-py: GGUFReader memory-maps the file and reads only the header pages).
+"""A GGUF model (every shard of a split one), on disk or on the Hub: the architecture from its
+header's metadata and the exact tensor elements and bytes from its tensor list. Only the
+header is read (estimator.models.headers.gguf_header parses it; a Hub file's arrives by range
+requests); llama.cpp's gguf package (gguf-py) gives the ggml types' block sizes and the file
+types' names.
 
 Metadata keys follow llama.cpp's GGUF spec (docs/gguf.md): general.architecture, then
 <arch>.block_count, .embedding_length, .feed_forward_length, .attention.head_count,
@@ -13,6 +15,7 @@ back to their config.json fields by _ARCH_KEYS.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -51,6 +54,9 @@ _MODEL_TYPES = {
     "internlm2": "internlm2",
     "glm4": "glm4",
 }
+# The first read of a GGUF file's header: enough for most tokenizers' metadata (Llama 3's
+# 128,256 tokens and 280,147 merges take about 7.5 MB), grown fourfold until it holds it all.
+FIRST_READ_BYTES = 8 * 2**20
 # Llama 4's chunked attention has no GGUF key; Scout and Maverick both chunk by 8192 tokens
 # (attention_chunk_size in meta-llama/Llama-4-Scout-17B-16E's and -Maverick's config.json).
 LLAMA4_CHUNK = 8192
@@ -75,18 +81,9 @@ def _shards(path: Path) -> list[Path]:
     return shards
 
 
-def _value(reader: Any, key: str) -> Any:
-    field = reader.get_field(key)
-    if field is None:
-        return None
-    value = field.contents()
-    return value
-
-
-def _file_type(reader: Any, summary: headers.TensorSummary) -> str:
+def _file_type(code: Any, summary: headers.TensorSummary) -> str:
     import gguf
 
-    code = _value(reader, "general.file_type")
     if isinstance(code, int):
         try:
             name = gguf.LlamaFileType(code).name
@@ -102,9 +99,9 @@ def _file_type(reader: Any, summary: headers.TensorSummary) -> str:
     return dominant if dominant in GGUF_BPW else "f16"
 
 
-def _config(reader: Any, names: set[str], vocab_rows: int | None) -> dict[str, Any]:
-    arch = str(_value(reader, "general.architecture") or "")
-    get = lambda key: _value(reader, f"{arch}.{key}")  # noqa: E731
+def _config(meta: dict[str, Any], names: set[str], vocab_rows: int | None) -> dict[str, Any]:
+    arch = str(meta.get("general.architecture") or "")
+    get = lambda key: meta.get(f"{arch}.{key}")  # noqa: E731
     model_type = _MODEL_TYPES.get(arch, arch)
     cfg: dict[str, Any] = {
         "model_type": model_type,
@@ -207,32 +204,52 @@ _ARCH_KEYS = {
 }
 
 
-def read_gguf(path: Path) -> Architecture:
+def local_header(path: Path) -> headers.GgufHeader:
+    """The header of a GGUF file on disk, read in growing prefixes: tokenizers make it a few
+    MB, the tensor data after it tens of GB."""
+    size = FIRST_READ_BYTES
+    while True:
+        data = files.read_bytes(path, size, length=size)
+        header = headers.gguf_header(data)
+        if header is not None:
+            return header
+        if len(data) < size or size >= headers.MAX_HEADER_BYTES:
+            raise EstimatorError("weights_unreadable", reason=f"{path.name[:60]}: header cut short")
+        size = min(size * 4, headers.MAX_HEADER_BYTES)
+
+
+def architecture(parts: list[headers.GgufHeader], name: str) -> Architecture:
+    """The architecture of a GGUF model from its header (every shard's, when split): the
+    metadata of the first, the exact elements and bytes of all their tensors. A tensor's bytes
+    are its elements times its ggml type's block size (gguf-py's GGML_QUANT_SIZES)."""
     try:
         import gguf
     except ImportError as exc:  # pragma: no cover - gguf is a dependency
         raise EstimatorError("gguf_unavailable") from exc
     rows: list[tuple[str, int, int]] = []
     names: set[str] = set()
-    first = None
     vocab_rows = None
-    for shard in _shards(path):
-        try:
-            reader = gguf.GGUFReader(shard)
-        except (OSError, ValueError, KeyError, IndexError) as exc:
-            raise EstimatorError(
-                "weights_unreadable", reason=f"{shard.name[:60]}: {type(exc).__name__}"
-            ) from exc
-        first = first or reader
-        for tensor in reader.tensors:
+    for header in parts:
+        for tensor in header.tensors:
+            try:
+                kind = gguf.GGMLQuantizationType(tensor.ggml_type)
+                block, size = gguf.GGML_QUANT_SIZES[kind]
+            except (ValueError, KeyError) as exc:
+                raise EstimatorError(
+                    "weights_unreadable",
+                    reason=f"tensor {tensor.name[:40]}: ggml type {tensor.ggml_type}",
+                ) from exc
+            elements = math.prod(tensor.dims)
             names.add(tensor.name)
-            rows.append((tensor.tensor_type.name, int(tensor.n_elements), int(tensor.n_bytes)))
-            if tensor.name == "token_embd.weight":
-                vocab_rows = int(max(tensor.shape))
+            rows.append((kind.name, elements, elements * size // block))
+            if tensor.name == "token_embd.weight" and tensor.dims:
+                vocab_rows = max(tensor.dims)
     summary = headers.summarize_tensors("gguf", rows)
-    cfg = _config(first, names, vocab_rows)
-    arch = config_json.from_dict(cfg, path.name.removesuffix(".gguf")[:80])
-    fmt = _file_type(first, summary)
+    if not summary.tensors:
+        raise EstimatorError("weights_unreadable", reason=f"{name[:60]}: no tensors")
+    meta = parts[0].metadata
+    arch = config_json.from_dict(_config(meta, names, vocab_rows), name[:80])
+    fmt = _file_type(meta.get("general.file_type"), summary)
     return replace(
         arch,
         checkpoint_precision=fmt,
@@ -241,3 +258,8 @@ def read_gguf(path: Path) -> Architecture:
         measured_bytes=summary.total_bytes,
         measured_params=summary.total_elements,
     )
+
+
+def read_gguf(path: Path) -> Architecture:
+    parts = [local_header(shard) for shard in _shards(path)]
+    return architecture(parts, path.name.removesuffix(".gguf"))

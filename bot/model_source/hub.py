@@ -1,6 +1,8 @@
-"""The Hugging Face Hub over HTTP: a repository's config.json and the Hub's own count of its
+"""The Hugging Face Hub over HTTP: a repository's config.json, the Hub's own count of its
 safetensors parameters per dtype (the /api/models/<id>?expand[]=safetensors field that
-huggingface_hub's model_info(expand=...) reads).
+huggingface_hub's model_info(expand=...) reads), its file list with sizes (the
+/api/models/<id>/tree/main endpoint of huggingface_hub's list_repo_tree) and a GGUF file's
+header, read by one Range request that stops as soon as the header is whole.
 
 One attempt per request, with short connect and read timeouts and a deadline for the whole
 request (no retry storm: an unreachable Hub costs about TIMEOUT_S, not the tens of seconds of a
@@ -16,8 +18,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 from estimator.errors import EstimatorError
 from estimator.models import catalog, headers
@@ -28,6 +33,15 @@ TIMEOUT_S = 2.0  # the whole request, connection to last byte
 FAILURE_TTL_S = 300.0
 CACHE_SIZE = 256
 MAX_BODY_BYTES = 2_000_000
+# A GGUF header is mostly its tokenizer: Llama 3's 128,256 tokens and 280,147 merges take
+# about 7.5 MB (meta-llama/Llama-3.1-8B-Instruct's tokenizer.json); 32 MiB bounds the largest
+# vocabularies (Gemma 3's 262,144 tokens with scores) with room. At 50 Mbit/s 8 MB take
+# 1.3 s, so a header gets HEADER_TIMEOUT_S instead of the JSON calls' TIMEOUT_S.
+MAX_GGUF_HEADER_BYTES = 32 * 2**20
+HEADER_TIMEOUT_S = 8.0
+# The header is tried once this much has arrived, then at each doubling: a later shard's
+# header (its tensor list only) is whole within the first read.
+FIRST_HEADER_TRY = 256 * 2**10
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +58,11 @@ class Hub:
         timeout_s: float = TIMEOUT_S,
         failure_ttl_s: float = FAILURE_TTL_S,
         token: str | None = None,
+        header_timeout_s: float = HEADER_TIMEOUT_S,
     ) -> None:
         self._endpoint = endpoint
         self._timeout = timeout_s
+        self._header_timeout = header_timeout_s
         self._failure_ttl = failure_ttl_s
         self._token = token
         self._lock = threading.Lock()
@@ -72,6 +88,9 @@ class Hub:
 
     def _get(self, key: str, repo: str, url: str) -> Any:
         """The JSON at `url`, cached under `key`; a failure is cached too."""
+        return self._cached(key, lambda: self._fetch(repo, url))
+
+    def _cached(self, key: str, load: Callable[[], Any]) -> Any:
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
@@ -80,7 +99,7 @@ class Hub:
             if failure is not None and failure.until > time.monotonic():
                 raise failure.error
         try:
-            value = self._fetch(repo, url)
+            value = load()
         except EstimatorError as error:
             with self._lock:
                 self._failures[key] = _Failure(error, time.monotonic() + self._failure_ttl)
@@ -91,16 +110,21 @@ class Hub:
                 self._cache.popitem(last=False)
         return value
 
-    def _fetch(self, repo: str, url: str) -> Any:
+    @contextmanager
+    def _stream(
+        self, repo: str, url: str, timeout_s: float, extra: dict[str, str] | None = None
+    ) -> Iterator[Iterator[bytes]]:
+        """The body of a GET at `url` in chunks, one attempt, ending in `timeout_s` (a slow
+        server is unreachable); the Hub's refusals as the errors they mean."""
         import httpx
 
         self.requests += 1
-        deadline = time.monotonic() + self._timeout
-        timeout = httpx.Timeout(self._timeout, connect=min(self._timeout, 1.5))
+        deadline = time.monotonic() + timeout_s
+        timeout = httpx.Timeout(timeout_s, connect=min(timeout_s, 1.5))
         try:
             with (
                 httpx.Client(timeout=timeout, follow_redirects=True) as client,
-                client.stream("GET", url, headers=self._headers()) as response,
+                client.stream("GET", url, headers={**self._headers(), **(extra or {})}) as response,
             ):
                 if response.status_code in (401, 403):
                     raise EstimatorError("hub_gated", model=repo)
@@ -108,24 +132,76 @@ class Hub:
                     raise EstimatorError(
                         "unknown_model", model=repo, suggestions=catalog.suggest(repo)
                     )
-                if response.status_code != 200:
+                if response.status_code not in (200, 206):
                     raise _unreachable(repo, f"HTTP {response.status_code}")
-                body = b""
-                for chunk in response.iter_bytes():
-                    if time.monotonic() > deadline:
-                        raise _unreachable(repo, "too slow")
-                    body += chunk
-                    if len(body) > MAX_BODY_BYTES:
-                        raise EstimatorError("config_too_large", path=url[:200])
+
+                def chunks() -> Iterator[bytes]:
+                    for chunk in response.iter_bytes():
+                        if time.monotonic() > deadline:
+                            raise _unreachable(repo, "too slow")
+                        yield chunk
+
+                yield chunks()
         except httpx.HTTPError as exc:
             raise _unreachable(repo, type(exc).__name__) from exc
+
+    def _fetch(self, repo: str, url: str) -> Any:
+        body = b""
+        with self._stream(repo, url, self._timeout) as chunks:
+            for chunk in chunks:
+                body += chunk
+                if len(body) > MAX_BODY_BYTES:
+                    raise EstimatorError("config_too_large", path=url[:200])
         return files.loads(body, url)
+
+    def _fetch_header(self, repo: str, path: str) -> headers.GgufHeader:
+        url = f"{self._base()}/{repo}/resolve/main/{quote(path)}"
+        wanted = {"Range": f"bytes=0-{MAX_GGUF_HEADER_BYTES - 1}"}
+        data = bytearray()
+        attempt = FIRST_HEADER_TRY
+        with self._stream(repo, url, self._header_timeout, wanted) as chunks:
+            for chunk in chunks:
+                data += chunk
+                if len(data) >= attempt:
+                    header = headers.gguf_header(bytes(data))
+                    if header is not None:
+                        return header
+                    attempt *= 2
+                if len(data) >= MAX_GGUF_HEADER_BYTES:
+                    break
+        header = headers.gguf_header(bytes(data[:MAX_GGUF_HEADER_BYTES]))
+        if header is None:
+            raise EstimatorError("weights_unreadable", reason=f"{path[-60:]}: header cut short")
+        return header
 
     def config(self, repo: str) -> dict:
         raw = self._get(f"config:{repo}", repo, f"{self._base()}/{repo}/resolve/main/config.json")
         if not isinstance(raw, dict):
             raise EstimatorError("config_not_object")
         return raw
+
+    def files(self, repo: str) -> list[tuple[str, int]]:
+        """Every file of the repository's main branch with its size in bytes (the first page
+        of the tree: 1,000 entries, far more than any GGUF repository holds)."""
+        url = f"{self._base()}/api/models/{repo}/tree/main?recursive=true"
+        raw = self._get(f"tree:{repo}", repo, url)
+        if not isinstance(raw, list):
+            raise _unreachable(repo, "tree is not a list")
+        return [
+            (e["path"][:300], e["size"])
+            for e in raw
+            if isinstance(e, dict)
+            and e.get("type") == "file"
+            and isinstance(e.get("path"), str)
+            and isinstance(e.get("size"), int)
+            and not isinstance(e.get("size"), bool)
+        ]
+
+    def gguf_header(self, repo: str, path: str) -> headers.GgufHeader:
+        """The header of the GGUF file at `path` in the repository, cached like the JSON."""
+        value = self._cached(f"gguf:{repo}/{path}", lambda: self._fetch_header(repo, path))
+        assert isinstance(value, headers.GgufHeader)
+        return value
 
     def safetensors(self, repo: str) -> headers.TensorSummary | None:
         """The Hub's count of the repository's safetensors parameters per dtype, or None."""

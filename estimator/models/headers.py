@@ -1,5 +1,6 @@
 """What the weights' own headers say: tensor counts and bytes per dtype, read from safetensors
-headers (bytes or their parsed JSON) or from the tensor list a GGUF reader produced.
+headers (bytes or their parsed JSON), from a GGUF file's header bytes, or from the tensor list
+a GGUF reader produced.
 
 Pure code: the bytes come from the caller (a local file, a Hub range request). A safetensors
 file starts with an 8-byte little-endian header length and a JSON header naming each tensor's
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import struct
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,3 +115,139 @@ def summarize_tensors(source: str, tensors: Iterable[tuple[str, int, int]]) -> T
         elements[dtype] = elements.get(dtype, 0) + n
         sizes[dtype] = sizes.get(dtype, 0) + size
     return TensorSummary(source, elements, sizes, count)
+
+
+# GGUF's header (llama.cpp docs/gguf.md, "File Structure"): the magic "GGUF", a uint32
+# version, uint64 tensor and key-value counts, the key-value pairs (a string key, a uint32
+# value type, the value), then per tensor a string name, a uint32 dimension count, uint64
+# dimensions, a uint32 ggml type and a uint64 data offset. Strings are a uint64 length and
+# UTF-8 bytes; an array is a uint32 element type, a uint64 count and the elements.
+GGUF_MAGIC = b"GGUF"
+GGUF_VERSIONS = (2, 3)
+_GGUF_SCALARS = {
+    0: "B",
+    1: "b",
+    2: "H",
+    3: "h",
+    4: "I",
+    5: "i",
+    6: "f",
+    7: "?",
+    10: "Q",
+    11: "q",
+    12: "d",
+}
+_GGUF_STRING, _GGUF_ARRAY = 8, 9
+MAX_GGUF_KEYS = 100_000
+# Arrays longer than this are the tokenizer's (vocabulary, merges, scores): skipped, their
+# length kept; the architecture's per-layer arrays are a few hundred long at most.
+MAX_KEPT_ARRAY = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class GgufTensor:
+    name: str
+    dims: tuple[int, ...]
+    ggml_type: int
+
+
+@dataclass(frozen=True, slots=True)
+class GgufHeader:
+    metadata: dict[str, Any]
+    tensors: tuple[GgufTensor, ...]
+    length: int  # bytes up to the end of the tensor list
+
+
+class _Short(Exception):
+    """The bytes end before the header does."""
+
+
+class _Cursor:
+    def __init__(self, data: bytes, order: str) -> None:
+        self.data, self.order, self.at = data, order, 0
+
+    def take(self, fmt: str) -> Any:
+        size = struct.calcsize(fmt)
+        if self.at + size > len(self.data):
+            raise _Short
+        (value,) = struct.unpack_from(self.order + fmt, self.data, self.at)
+        self.at += size
+        return value
+
+    def skip(self, size: int) -> None:
+        if self.at + size > len(self.data):
+            raise _Short
+        self.at += size
+
+    def string(self, keep: bool = True) -> str:
+        n = self.take("Q")
+        if n > MAX_HEADER_BYTES:
+            raise EstimatorError("weights_unreadable", reason=f"GGUF string of {n} bytes")
+        start = self.at
+        self.skip(n)
+        if not keep:
+            return ""
+        try:
+            return self.data[start : self.at].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise EstimatorError("weights_unreadable", reason="GGUF string not UTF-8") from exc
+
+    def value(self, kind: int) -> Any:
+        if kind in _GGUF_SCALARS:
+            return self.take(_GGUF_SCALARS[kind])
+        if kind == _GGUF_STRING:
+            return self.string()
+        if kind != _GGUF_ARRAY:
+            raise EstimatorError("weights_unreadable", reason=f"GGUF value type {kind}")
+        inner, n = self.take("I"), self.take("Q")
+        if inner == _GGUF_ARRAY or n > MAX_HEADER_BYTES:
+            raise EstimatorError("weights_unreadable", reason="GGUF array")
+        if n > MAX_KEPT_ARRAY:
+            if inner == _GGUF_STRING:
+                for _ in range(n):
+                    self.string(keep=False)
+            elif inner in _GGUF_SCALARS:
+                self.skip(n * struct.calcsize(_GGUF_SCALARS[inner]))
+            else:
+                raise EstimatorError("weights_unreadable", reason=f"GGUF value type {inner}")
+            return n
+        return [self.value(inner) for _ in range(n)]
+
+
+def gguf_header(data: bytes) -> GgufHeader | None:
+    """The header at the start of a GGUF file's `data`; None when `data` ends before the
+    header does (a range read that needs more bytes). Arrays past MAX_KEPT_ARRAY elements
+    are given as their length."""
+    if len(data) < 8:
+        return None
+    if data[:4] != GGUF_MAGIC:
+        raise EstimatorError("weights_unreadable", reason="not a GGUF file")
+    # A file written on a big-endian machine has its version's bytes swapped (gguf-py's
+    # GGUFReader tells the byte order the same way).
+    order = "<" if int.from_bytes(data[4:8], "little") & 0xFFFF else ">"
+    cursor = _Cursor(data, order)
+    cursor.skip(4)
+    try:
+        version = cursor.take("I")
+        if version not in GGUF_VERSIONS:
+            raise EstimatorError("weights_unreadable", reason=f"GGUF version {version}")
+        n_tensors, n_keys = cursor.take("Q"), cursor.take("Q")
+        if n_tensors > MAX_TENSORS or n_keys > MAX_GGUF_KEYS:
+            raise EstimatorError("weights_unreadable", reason="GGUF counts")
+        metadata: dict[str, Any] = {}
+        for _ in range(n_keys):
+            key = cursor.string()
+            metadata[key] = cursor.value(cursor.take("I"))
+        tensors = []
+        for _ in range(n_tensors):
+            name = cursor.string()
+            n_dims = cursor.take("I")
+            if n_dims > 8:
+                raise EstimatorError("weights_unreadable", reason=f"tensor {name[:40]}")
+            dims = tuple(cursor.take("Q") for _ in range(n_dims))
+            ggml_type = cursor.take("I")
+            cursor.take("Q")
+            tensors.append(GgufTensor(name, dims, ggml_type))
+    except _Short:
+        return None
+    return GgufHeader(metadata, tuple(tensors), cursor.at)

@@ -30,9 +30,19 @@ class Packaging:
     kind: str | None = None  # ollama or gguf
 
 
+def _quant(name: str) -> re.Match[str] | None:
+    return _QUANT.search(name.replace("-", "_").replace(".", "_"))
+
+
+def quantization(name: str) -> str | None:
+    """The GGUF format a name says ("...-Q5_K_M.gguf": q5_k_m), or None."""
+    quant = _quant(name)
+    return quant.group(1).lower() if quant else None
+
+
 def read(text: str) -> Packaging:
     name = text.strip()
-    quant = _QUANT.search(name.replace("-", "_").replace(".", "_"))
+    quant = _quant(name)
     precision = quant.group(1).lower() if quant else None
     if _OLLAMA.match(name):
         base = name

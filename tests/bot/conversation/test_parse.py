@@ -350,6 +350,23 @@ def test_model_names_in_questions(text, model):
     assert parse(text).model == model
 
 
+@pytest.mark.parametrize(
+    ("text", "task", "framework", "precision"),
+    [
+        # The uploader is not the framework: running a GGUF, not training with Unsloth.
+        ("unsloth/Llama-3.3-70B-Instruct-GGUF on 2x3090", None, None, None),
+        ("unsloth/Llama-3.2-1B-Instruct-unsloth-bnb-4bit on a 4090", None, None, "nf4"),
+        ("finetune unsloth/Llama-3.2-1B with unsloth on a 4090", "training", "unsloth", None),
+        # The repository's name says its format; the message's own word wins.
+        ("Qwen/Qwen2.5-7B-Instruct-AWQ on a 4090", None, None, "awq"),
+        ("bartowski/Qwen2.5-7B-Instruct-GGUF Q5_K_M on 2x4090", None, None, "q5_k_m"),
+    ],
+)
+def test_a_repository_id_is_read_once_as_the_model(text, task, framework, precision):
+    draft = parse(text)
+    assert (draft.task, draft.framework, draft.precision) == (task, framework, precision)
+
+
 def test_no_word_longer_than_any_model_name_is_read_as_a_glued_size():
     """A size glued into a name is looked for in words of at most 96 characters: the pattern
     backtracks cubically, and 1,000 digits in a row held the event loop for 18 s."""

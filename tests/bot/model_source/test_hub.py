@@ -104,8 +104,9 @@ def test_only_org_name_ids_go_to_the_hub(text):
 
 def test_catalog_ids_never_go_to_the_hub():
     assert not needs_download("Qwen/Qwen2.5-7B-Instruct-AWQ")
-    assert not needs_download("bartowski/Qwen2.5-Coder-32B-Instruct-GGUF")
     assert needs_download("someone/their-finetune")
+    # A GGUF repository's own files are read there, even when its name maps to the catalog.
+    assert needs_download("bartowski/Qwen2.5-Coder-32B-Instruct-GGUF")
 
 
 def test_the_limiter_allows_a_burst_then_a_steady_rate():
