@@ -184,6 +184,19 @@ def test_llama4_scout_moe_shared_expert_and_vision_tower(arch):
     assert I_dense == 2 * I
 
 
+def test_qwen3_vl_8b_tower_with_deepstack_mergers_matches_its_checkpoint(arch):
+    w, ff, L, merged, out = 1152, 4304, 27, 4 * 1152, 4096
+    block = 4 * w + (w * 3 * w + 3 * w) + (w * w + w) + (w * ff + ff) + (ff * w + w)
+    merger = (merged * merged + merged) + (merged * out + out)
+    conv, positions = 3 * 2 * 16 * 16 * w + w, 2304 * w
+    vision = conv + positions + L * block + (2 * w + merger) + 3 * (2 * merged + merger)
+    m = arch("qwen3 vl 8b")
+    assert m.vision_params == vision == 576_388_336
+    # The Hub's safetensors total for Qwen/Qwen3-VL-8B-Instruct.
+    assert m.params == arch("Qwen3-8B").params + vision == 8_767_123_696
+    assert (m.image_tokens, m.image_size) == (32 * 32 + 2, "1024x1024")
+
+
 def test_qwen3_next_gated_deltanet_layers_hold_a_fixed_state(arch):
     h, L, V, d = 2048, 48, 151936, 256
     # q_proj is doubled for the output gate; q/k norms over head_dim.
