@@ -28,6 +28,8 @@ class Dense:
     gated: bool = True  # SwiGLU/GeGLU (gate, up, down) or plain (up, down)
     norm_bias: bool = False  # LayerNorm with a bias doubles every norm
     fused: bool = False  # fused qkv / gate_up (counts are the same; names differ)
+    mlp_bias: bool = False  # default when the config has no mlp_bias
+    head_bias: bool = False  # the lm_head carries a bias of vocab_size
 
 
 def _head_norm(c: Dims) -> int:
@@ -62,6 +64,11 @@ FAMILIES: dict[str, Dense] = {
     "cohere2": Dense(norms=1, tie=True),
     # Nemotron(-4, Minitron): LayerNorm1p with bias, non-gated squared-ReLU MLP.
     "nemotron": Dense(gated=False, norm_bias=True),
+    # Phi-1/1.5/2 (modeling_phi.py): one biased LayerNorm before the parallel attention and
+    # GELU MLP, biases on every linear, a biased lm_head.
+    "phi": Dense(
+        norms=1, qkv_bias=True, gated=False, norm_bias=True, mlp_bias=True, head_bias=True
+    ),
 }
 
 
@@ -84,13 +91,15 @@ def build_dense(name: str, cfg: Config) -> Architecture:
     else:
         o_bias = flag(cfg, family.o_bias, False)
     linears = attention(c, qkv_bias=qkv_bias, o_bias=o_bias, fused=family.fused)
-    mlp_bias = flag(cfg, "mlp_bias", False)
+    mlp_bias = flag(cfg, "mlp_bias", family.mlp_bias)
     if family.gated:
         linears += gated_mlp("mlp", c.h, I, c.L, c.L, fused=family.fused, bias=mlp_bias)
     else:
         linears += plain_mlp("mlp", c.h, I, c.L, c.L, bias=mlp_bias)
     per_norm = 2 * c.h if family.norm_bias else c.h
     other = c.L * (family.norms * per_norm + _qk_norm(family, cfg, c)) + per_norm
+    if family.head_bias:
+        other += c.V
     return build(
         name,
         cfg,

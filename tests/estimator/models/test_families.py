@@ -235,6 +235,16 @@ def test_phi35_moe_biases_layernorms_and_lm_head_bias(arch):
     assert arch("phi 3.5 moe").params == 2 * V * h + V + L * layer + 2 * h == 41_873_153_344
 
 
+def test_phi2_parallel_block_biases_everywhere_and_lm_head_bias(arch):
+    h, L, I, V = 2560, 32, 10240, 51200
+    attn = 4 * (h * h + h)  # q, k, v, dense
+    mlp = (h * I + I) + (I * h + h)  # fc1, fc2
+    layer = attn + mlp + 2 * h  # one LayerNorm with bias
+    m = arch("phi-2")
+    assert m.params == V * h + L * layer + 2 * h + (V * h + V) == 2_779_683_840
+    assert not m.generic
+
+
 def test_gpt_bigcode_starcoder_multi_query_and_learned_positions():
     cfg = {
         "model_type": "gpt_bigcode",
