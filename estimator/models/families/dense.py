@@ -30,6 +30,8 @@ class Dense:
     fused: bool = False  # fused qkv / gate_up (counts are the same; names differ)
     mlp_bias: bool = False  # default when the config has no mlp_bias
     head_bias: bool = False  # the lm_head carries a bias of vocab_size
+    width: str = "intermediate_size"  # the config key of the MLP width
+    reads_bias: bool = True  # False when the modeling file ignores the config's attention_bias
 
 
 def _head_norm(c: Dims) -> int:
@@ -69,6 +71,18 @@ FAMILIES: dict[str, Dense] = {
     "phi": Dense(
         norms=1, qkv_bias=True, gated=False, norm_bias=True, mlp_bias=True, head_bias=True
     ),
+    # Phi-3-small (remote code modeling_phi3_small.py): biased fused query_key_value and dense,
+    # a biased GeGELU up_proj of twice ff_intermediate_size, LayerNorms with bias, tied
+    # embeddings; its block-sparse layers still keep every token's keys and values.
+    "phi3small": Dense(
+        qkv_bias=True,
+        norm_bias=True,
+        fused=True,
+        mlp_bias=True,
+        tie=True,
+        width="ff_intermediate_size",
+        reads_bias=False,
+    ),
 }
 
 
@@ -82,8 +96,12 @@ def _qk_norm(family: Dense, cfg: Config, c: Dims) -> int:
 def build_dense(name: str, cfg: Config) -> Architecture:
     family = FAMILIES[str(cfg["model_type"])]
     c = dims(cfg)
-    I = integer(cfg, "intermediate_size")
-    qkv_bias = flag(cfg, "attention_bias", family.qkv_bias) or flag(cfg, "bias", False)
+    I = integer(cfg, family.width)
+    qkv_bias = (
+        flag(cfg, "attention_bias", family.qkv_bias) or flag(cfg, "bias", False)
+        if family.reads_bias
+        else family.qkv_bias
+    )
     if family.o_bias == "same":
         o_bias = qkv_bias
     elif family.o_bias == "never":

@@ -245,6 +245,25 @@ def test_phi2_parallel_block_biases_everywhere_and_lm_head_bias(arch):
     assert not m.generic
 
 
+def test_phi3_small_biased_gegelu_layernorms_tied_and_its_attention_bias_flag_unread():
+    cfg = {
+        "model_type": "phi3small",
+        "hidden_size": 4096,
+        "num_hidden_layers": 32,
+        "ff_intermediate_size": 14336,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "vocab_size": 100352,
+        "attention_bias": False,  # in the config, yet modeling_phi3_small.py biases every linear
+    }
+    h, L, I, V = 4096, 32, 14336, 100352
+    qkv = h * (32 + 2 * 8) * 128 + (32 + 2 * 8) * 128
+    layer = qkv + (h * h + h) + (h * 2 * I + 2 * I) + (I * h + h) + 2 * 2 * h
+    m = config_json.from_dict(cfg, "Phi-3-small")
+    assert m.params == V * h + L * layer + 2 * h == 7_392_272_384
+    assert m.tie_embeddings
+
+
 def test_gpt_bigcode_starcoder_multi_query_and_learned_positions():
     cfg = {
         "model_type": "gpt_bigcode",
