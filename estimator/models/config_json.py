@@ -25,6 +25,8 @@ _MODEL_TYPES = {
     "gemma3": "gemma3_text",
     "qwen2_5_vl": "qwen2",
     "qwen2_5_vl_text": "qwen2",
+    "qwen3_vl_text": "qwen3",
+    "qwen3_vl_moe_text": "qwen3_moe",
     "mistral3_text": "mistral",
     "llama4": "llama4_text",
 }

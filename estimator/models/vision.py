@@ -10,6 +10,12 @@ Each tower follows its transformers modeling file:
   biased fused qkv/proj and a biased gated MLP; the merger's RMSNorm and two biased linears
   over spatial_merge_size² patches. One token per (patch x merge)² pixels: a 1024x1024 image is
   resized to 1036x1036, 37 x 37 = 1,369 tokens, plus its start and end markers.
+- Qwen3-VL (modeling_qwen3_vl.py): a biased 3-D patch conv, learned positions
+  (`num_position_embeddings`), LayerNorm blocks with biased fused qkv/proj and a biased
+  non-gated MLP; a merger (LayerNorm over the tower width, two biased linears over
+  spatial_merge_size² patches) and one more merger per `deepstack_visual_indexes` entry, whose
+  LayerNorm is over the merged width. One token per (patch x merge)² pixels: a 1024x1024 image
+  is 32 x 32 = 1,024 tokens plus its start and end markers.
 - Pixtral (Mistral Small 3.1/3.2; modeling_pixtral.py, modeling_mistral3.py): a bias-free patch
   conv, RMSNorm blocks with bias-free attention and a gated MLP; the projector's RMSNorm, patch
   merger and two linears. A 1024x1024 image: 74 x 74 patches merged 2x2, 37 x 37 = 1,369
@@ -25,7 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .families.common import integer
+from .families.common import integer, integers
 from .types import Linear
 
 
@@ -94,6 +100,27 @@ def _qwen25_vl(v: Mapping[str, Any], outer: Mapping[str, Any], text_h: int) -> T
     return Tower(tuple(linears), other, side * side + 2, "1024x1024")
 
 
+def _qwen3_vl(v: Mapping[str, Any], outer: Mapping[str, Any], text_h: int) -> Tower:
+    w, ff, L = integer(v, "hidden_size"), integer(v, "intermediate_size"), integer(v, "depth")
+    patch, merge = integer(v, "patch_size", 16), integer(v, "spatial_merge_size", 2)
+    temporal = integer(v, "temporal_patch_size", 2)
+    channels = integer(v, "in_channels", 3)
+    out = integer(v, "out_hidden_size", text_h)
+    deepstack = len(integers(v, "deepstack_visual_indexes"))
+    merged = w * merge * merge
+    mergers = 1 + deepstack
+    linears = [
+        *_blocks(w, ff, L, bias=True, gated=False, fused_qkv=True),
+        Linear("vision", "merger_fc1", merged, merged, mergers, mergers, True),
+        Linear("vision", "merger_fc2", merged, out, mergers, mergers, True),
+    ]
+    positions = integer(v, "num_position_embeddings")
+    conv = channels * temporal * patch * patch * w + w
+    other = conv + positions * w + L * 4 * w + 2 * w + deepstack * 2 * merged
+    side = round(1024 / (patch * merge))
+    return Tower(tuple(linears), other, side * side + 2, "1024x1024")
+
+
 def _pixtral(v: Mapping[str, Any], outer: Mapping[str, Any], text_h: int) -> Tower:
     w, ff, L = (
         integer(v, "hidden_size"),
@@ -143,6 +170,8 @@ def _llama4(v: Mapping[str, Any], outer: Mapping[str, Any], text_h: int) -> Towe
 TOWERS = {
     "gemma3": _siglip_gemma3,
     "qwen2_5_vl": _qwen25_vl,
+    "qwen3_vl": _qwen3_vl,
+    "qwen3_vl_moe": _qwen3_vl,
     "mistral3": _pixtral,
     "llama4": _llama4,
 }

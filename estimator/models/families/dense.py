@@ -28,6 +28,10 @@ class Dense:
     gated: bool = True  # SwiGLU/GeGLU (gate, up, down) or plain (up, down)
     norm_bias: bool = False  # LayerNorm with a bias doubles every norm
     fused: bool = False  # fused qkv / gate_up (counts are the same; names differ)
+    mlp_bias: bool = False  # default when the config has no mlp_bias
+    head_bias: bool = False  # the lm_head carries a bias of vocab_size
+    width: str = "intermediate_size"  # the config key of the MLP width
+    reads_bias: bool = True  # False when the modeling file ignores the config's attention_bias
 
 
 def _head_norm(c: Dims) -> int:
@@ -64,6 +68,23 @@ FAMILIES: dict[str, Dense] = {
     "cohere2": Dense(norms=1, tie=True),
     # Nemotron(-4, Minitron): LayerNorm1p with bias, non-gated squared-ReLU MLP.
     "nemotron": Dense(gated=False, norm_bias=True),
+    # Phi-1/1.5/2 (modeling_phi.py): one biased LayerNorm before the parallel attention and
+    # GELU MLP, biases on every linear, a biased lm_head.
+    "phi": Dense(
+        norms=1, qkv_bias=True, gated=False, norm_bias=True, mlp_bias=True, head_bias=True
+    ),
+    # Phi-3-small (remote code modeling_phi3_small.py): biased fused query_key_value and dense,
+    # a biased GeGELU up_proj of twice ff_intermediate_size, LayerNorms with bias, tied
+    # embeddings; its block-sparse layers still keep every token's keys and values.
+    "phi3small": Dense(
+        qkv_bias=True,
+        norm_bias=True,
+        fused=True,
+        mlp_bias=True,
+        tie=True,
+        width="ff_intermediate_size",
+        reads_bias=False,
+    ),
 }
 
 
@@ -77,8 +98,12 @@ def _qk_norm(family: Dense, cfg: Config, c: Dims) -> int:
 def build_dense(name: str, cfg: Config) -> Architecture:
     family = FAMILIES[str(cfg["model_type"])]
     c = dims(cfg)
-    I = integer(cfg, "intermediate_size")
-    qkv_bias = flag(cfg, "attention_bias", family.qkv_bias) or flag(cfg, "bias", False)
+    I = integer(cfg, family.width)
+    qkv_bias = (
+        flag(cfg, "attention_bias", family.qkv_bias) or flag(cfg, "bias", False)
+        if family.reads_bias
+        else family.qkv_bias
+    )
     if family.o_bias == "same":
         o_bias = qkv_bias
     elif family.o_bias == "never":
@@ -86,13 +111,15 @@ def build_dense(name: str, cfg: Config) -> Architecture:
     else:
         o_bias = flag(cfg, family.o_bias, False)
     linears = attention(c, qkv_bias=qkv_bias, o_bias=o_bias, fused=family.fused)
-    mlp_bias = flag(cfg, "mlp_bias", False)
+    mlp_bias = flag(cfg, "mlp_bias", family.mlp_bias)
     if family.gated:
         linears += gated_mlp("mlp", c.h, I, c.L, c.L, fused=family.fused, bias=mlp_bias)
     else:
         linears += plain_mlp("mlp", c.h, I, c.L, c.L, bias=mlp_bias)
     per_norm = 2 * c.h if family.norm_bias else c.h
     other = c.L * (family.norms * per_norm + _qk_norm(family, cfg, c)) + per_norm
+    if family.head_bias:
+        other += c.V
     return build(
         name,
         cfg,

@@ -184,6 +184,19 @@ def test_llama4_scout_moe_shared_expert_and_vision_tower(arch):
     assert I_dense == 2 * I
 
 
+def test_qwen3_vl_8b_tower_with_deepstack_mergers_matches_its_checkpoint(arch):
+    w, ff, L, merged, out = 1152, 4304, 27, 4 * 1152, 4096
+    block = 4 * w + (w * 3 * w + 3 * w) + (w * w + w) + (w * ff + ff) + (ff * w + w)
+    merger = (merged * merged + merged) + (merged * out + out)
+    conv, positions = 3 * 2 * 16 * 16 * w + w, 2304 * w
+    vision = conv + positions + L * block + (2 * w + merger) + 3 * (2 * merged + merger)
+    m = arch("qwen3 vl 8b")
+    assert m.vision_params == vision == 576_388_336
+    # The Hub's safetensors total for Qwen/Qwen3-VL-8B-Instruct.
+    assert m.params == arch("Qwen3-8B").params + vision == 8_767_123_696
+    assert (m.image_tokens, m.image_size) == (32 * 32 + 2, "1024x1024")
+
+
 def test_qwen3_next_gated_deltanet_layers_hold_a_fixed_state(arch):
     h, L, V, d = 2048, 48, 151936, 256
     # q_proj is doubled for the output gate; q/k norms over head_dim.
@@ -220,6 +233,35 @@ def test_phi35_moe_biases_layernorms_and_lm_head_bias(arch):
     attn = (h * h + h) + 2 * (h * 1024 + 1024) + (h * h + h)
     layer = attn + h * E + E * 3 * h * I + 4 * h
     assert arch("phi 3.5 moe").params == 2 * V * h + V + L * layer + 2 * h == 41_873_153_344
+
+
+def test_phi2_parallel_block_biases_everywhere_and_lm_head_bias(arch):
+    h, L, I, V = 2560, 32, 10240, 51200
+    attn = 4 * (h * h + h)  # q, k, v, dense
+    mlp = (h * I + I) + (I * h + h)  # fc1, fc2
+    layer = attn + mlp + 2 * h  # one LayerNorm with bias
+    m = arch("phi-2")
+    assert m.params == V * h + L * layer + 2 * h + (V * h + V) == 2_779_683_840
+    assert not m.generic
+
+
+def test_phi3_small_biased_gegelu_layernorms_tied_and_its_attention_bias_flag_unread():
+    cfg = {
+        "model_type": "phi3small",
+        "hidden_size": 4096,
+        "num_hidden_layers": 32,
+        "ff_intermediate_size": 14336,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "vocab_size": 100352,
+        "attention_bias": False,  # in the config, yet modeling_phi3_small.py biases every linear
+    }
+    h, L, I, V = 4096, 32, 14336, 100352
+    qkv = h * (32 + 2 * 8) * 128 + (32 + 2 * 8) * 128
+    layer = qkv + (h * h + h) + (h * 2 * I + 2 * I) + (I * h + h) + 2 * 2 * h
+    m = config_json.from_dict(cfg, "Phi-3-small")
+    assert m.params == V * h + L * layer + 2 * h == 7_392_272_384
+    assert m.tie_embeddings
 
 
 def test_gpt_bigcode_starcoder_multi_query_and_learned_positions():
