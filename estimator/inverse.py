@@ -105,9 +105,13 @@ def best_precision(workload: Workload, machine: Machine) -> Answer[str]:
     return Answer(None, None)
 
 
-def largest_model(workload: Workload, machine: Machine) -> Answer[str]:
-    """The catalog model with the most parameters for which the workload fits."""
-    for model in sorted(catalog.models(), key=lambda m: m.architecture.params, reverse=True):
+def largest_model(
+    workload: Workload, machine: Machine, among: list[catalog.CatalogModel] | None = None
+) -> Answer[str]:
+    """The catalog model (of `among`, when given) with the most parameters for which the
+    workload fits."""
+    models = catalog.models() if among is None else among
+    for model in sorted(models, key=lambda m: m.architecture.params, reverse=True):
         est = _fits(replace(workload, model=model.architecture), machine)
         if est is not None:
             return Answer(model.name, est)

@@ -268,14 +268,15 @@ def biggest_model(w: Workload, m: Machine, purpose: str | None = None) -> Answer
     # The engines practitioners run first; the question's default (transformers) after them.
     names = sorted(_engines(w, m), key=lambda n: n not in _tried(m.kind))
     rooms = {name: _room(engines.get(name), replace(w, engine=name), m) for name in names}
+    general = _current()
     for verdicts in (("fits",), FITTING):
-        for model in _current(purpose):
+        for model in _current(purpose) if purpose else general:
             candidate = replace(w, model=model.architecture)
             option = _best_fit(candidate, m, names, rooms, verdicts)
             if option is not None and (m.kind != "cpu" or _reads_along(option, m)):
                 # Beside a model for a purpose, the biggest of any kind would answer another
                 # question.
-                own = None if purpose else _in_own_weights(inverse.largest_model(w, m))
+                own = None if purpose else _in_own_weights(inverse.largest_model(w, m, general))
                 return Answer(
                     model.name,
                     option.estimate,
