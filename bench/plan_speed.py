@@ -14,7 +14,7 @@ import time
 
 from results_file import write
 
-from bot.answers import answer
+from bot.sizing import size
 from estimator import estimate as estimate_module
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import machine
@@ -71,7 +71,7 @@ def main() -> None:
         _cold()
         try:
             start = time.perf_counter()
-            answer(w, hw)
+            size(w, hw)
             answers_ms.append((time.perf_counter() - start) * 1000)
         except EstimatorError:
             continue

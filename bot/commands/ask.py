@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..render import plain
 from . import output
-from .profile import Context, run_with_storage
+from .storage_context import Context, run_with_storage
 
 if TYPE_CHECKING:
     from ..conversation.reply import Reply

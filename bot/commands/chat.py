@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar
 
 from ..i18n import t
-from ..render import questions_list
+from ..render import saved_queries
 from . import terminal
 from .ask import incoming
-from .profile import Context, run_with_storage, when
+from .storage_context import Context, run_with_storage, when
 
 if TYPE_CHECKING:
     from ..detect.readings import Detected
@@ -143,7 +143,7 @@ async def _history(s: Context, lang: str) -> None:
     if not queries:
         print(t("history.empty", lang))
     for q in reversed(queries):
-        print(f"  {when(q.created_at)}  {questions_list.line(q, lang)}")
+        print(f"  {when(q.created_at)}  {saved_queries.line(q, lang)}")
 
 
 class _ThisMachine:

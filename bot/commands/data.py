@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..i18n import language, t
-from .profile import Context, run_with_storage
+from .storage_context import Context, run_with_storage
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:

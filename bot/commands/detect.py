@@ -13,7 +13,7 @@ from estimator.vocabulary import GIB
 
 from ..i18n import language, t
 from ..render import numbers
-from .profile import Context, run_with_storage
+from .storage_context import Context, run_with_storage
 
 if TYPE_CHECKING:
     from ..detect.readings import Detected

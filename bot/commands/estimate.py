@@ -15,7 +15,7 @@ from estimator.training_time import TrainingData
 from estimator.vocabulary import MAX_CONTEXT, MAX_GPUS
 from estimator.workload import Workload
 
-from .. import answers
+from .. import sizing
 from ..i18n import language
 from ..model_source import resolve_model
 from ..render import errors
@@ -156,7 +156,7 @@ def build(args: argparse.Namespace) -> tuple[Workload, Machine | None, tuple[Not
     return workload, machine, choice.notes
 
 
-def answer(args: argparse.Namespace) -> answers.WorkloadAnswer:
+def answer(args: argparse.Namespace) -> sizing.Sizing:
     """The workload the flags describe, answered (`estimate` and the MCP server's tools)."""
     workload, machine, model_notes = build(args)
     tokens: int | TrainingData | None = training_data(args)
@@ -173,7 +173,7 @@ def answer(args: argparse.Namespace) -> answers.WorkloadAnswer:
         raise EstimatorError(
             "out_of_range", field="kwh_price", value=args.kwh_price, low=0, high=100
         )
-    return answers.answer(workload, machine, model_notes, tokens=tokens, kwh_price=price)
+    return sizing.size(workload, machine, model_notes, tokens=tokens, kwh_price=price)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -185,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     match output.chosen(args):
         case "json":
-            print(answers.as_json(ans, lang).model_dump_json(indent=2))
+            print(sizing.as_json(ans, lang).model_dump_json(indent=2))
         case "markdown":
             from ..conversation.answer import Outcome
             from ..conversation.compose import answered
@@ -195,5 +195,5 @@ def run(args: argparse.Namespace) -> int:
             reply = answered(Outcome(Draft(), workload=ans), [], lang)
             print(markdown.render(reply, ans.estimate), end="")
         case _:
-            print(answers.as_text(ans, lang))
+            print(sizing.as_text(ans, lang))
     return 0

@@ -9,7 +9,7 @@ import sys
 from estimator import inverse
 from estimator.errors import EstimatorError
 
-from .. import questions
+from .. import searches
 from ..i18n import language
 from ..render import errors, estimate_json, estimate_text
 from ..schemas import FitOut
@@ -30,12 +30,12 @@ def answer(args: argparse.Namespace) -> tuple[inverse.Answer, FitOut]:
         args.model = PLACEHOLDER_MODEL
     workload, machine, _ = build(args)
     laptops = bool(machine and machine.gpu and machine.gpu.laptop)
-    found = questions.answer(args.question, workload, machine, laptops=laptops)
+    found = searches.search(args.question, workload, machine, laptops=laptops)
     body = FitOut(
         question=args.question,
-        answer=questions.plain_value(found),
-        answer_text=questions.sentence(args.question, found, lang),
-        **questions.fields(found),
+        answer=searches.plain_value(found),
+        answer_text=searches.sentence(args.question, found, lang),
+        **searches.fields(found),
         estimate=None if found.estimate is None else estimate_json.answer(found.estimate, lang),
     )
     return found, body

@@ -9,8 +9,8 @@ from typing import Any
 from estimator.errors import EstimatorError
 
 from ..i18n import t
-from ..render import questions_list
-from .profile import Context, run_with_storage, when
+from ..render import saved_queries
+from .storage_context import Context, run_with_storage, when
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 1000
@@ -53,7 +53,7 @@ async def _history(s: Context) -> int:
             verdict = t("history.need_more", s.lang)
         else:
             verdict = t(f"verdict.{q.verdict or 'unknown'}", s.lang)
-        total = questions_list.memory(q, s.lang) or t("history.no_total", s.lang)
+        total = saved_queries.memory(q, s.lang) or t("history.no_total", s.lang)
         text = " ".join(q.text.split())
         if len(text) > TEXT_WIDTH:
             text = text[: TEXT_WIDTH - 1] + "…"

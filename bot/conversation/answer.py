@@ -25,7 +25,7 @@ from estimator.vocabulary import GB
 from estimator.workload import Workload, validate
 from rules import Advice, Situation, advise_ml
 
-from .. import answers, questions
+from .. import searches, sizing
 from ..model_source import resolve_model
 from .slots import FIT_QUESTION, Draft
 
@@ -88,7 +88,7 @@ class Option:
 @dataclass(frozen=True, slots=True)
 class Outcome:
     draft: Draft
-    workload: answers.WorkloadAnswer | None = None
+    workload: sizing.Sizing | None = None
     question: str | None = None  # the fit question, for inverse questions
     inverse: InverseAnswer | None = None  # its answer, with the estimate at that answer
     inverse_speed: Speed | None = None  # how fast the answer's configuration runs there
@@ -278,12 +278,12 @@ def answer(
     notes = extra_notes + notes
     if draft.inverse:
         question = FIT_QUESTION[draft.inverse]
-        found = questions.answer(
+        found = searches.search(
             question, work, box, laptops=bool(draft.laptop), purpose=draft.purpose
         )
         if found.value is None and box is not None and question in _ON_THE_HARDWARE:
             # Nothing on this hardware: the workload itself, with the plan that runs elsewhere.
-            forward = answers.answer(
+            forward = sizing.size(
                 work, box, notes, kwh_price=kwh_price, situation=situation(draft, box, from_profile)
             )
             return Outcome(draft, workload=forward, question=question, inverse=found)
@@ -291,14 +291,14 @@ def answer(
         return Outcome(draft, question=question, inverse=found, inverse_speed=speed)
     smallest = None
     if box is None:
-        smallest = questions.answer("gpu", work, None, laptops=bool(draft.laptop))
+        smallest = searches.search("gpu", work, None, laptops=bool(draft.laptop))
     tokens, token_notes = training_tokens(draft)
     price = draft.kwh_price if draft.kwh_price is not None else kwh_price
     if draft.kwh_price is not None:
         token_notes += (Note("kwh_price_given", {"price": draft.kwh_price}),)
     return Outcome(
         draft,
-        workload=answers.answer(
+        workload=sizing.size(
             work,
             box,
             notes + token_notes,

@@ -18,7 +18,7 @@ from estimator.result import COMPONENTS, Estimate
 from estimator.vocabulary import FITTING
 from rules import Advice, Recommendation
 
-from .. import answers, questions
+from .. import searches, sizing
 from ..i18n import Language, has, t
 from ..render import budget, estimate_json, notes, numbers, plans, report_text
 from ..render.hardware import label as hardware_label
@@ -184,7 +184,7 @@ def _item(rec: Recommendation, est: Estimate | None, lang: Language) -> Item:
     return Item(text=title, detail=detail, rule=rec.rule, primary=rec.primary)
 
 
-def _plan(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
+def _plan(ans: sizing.Sizing, lang: Language) -> list[Section]:
     """ "Yes, like this:": the plan the first plan rule recommends, with its figures, speed and
     command, then at most two alternatives that run differently (another engine, method or
     place), from the places the plan rules allowed and the user's own hardware (a plan partly
@@ -228,7 +228,7 @@ def _alternative(plan: Plan, lang: Language) -> Item:
     return Item(text=plans.line(plan, lang), detail=detail)
 
 
-def _advice(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
+def _advice(ans: sizing.Sizing, lang: Language) -> list[Section]:
     advice = ans.advice
     shown = [r for r in advice.recommendations if r.group != "plan"]
     recs = sorted(shown, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
@@ -240,7 +240,7 @@ def _advice(ans: answers.WorkloadAnswer, lang: Language) -> list[Section]:
     return [Section(kind="advice", title=t("reply.recommendations", lang), items=items)]
 
 
-def _other_engine(ans: answers.WorkloadAnswer, lang: Language) -> list[Item]:
+def _other_engine(ans: sizing.Sizing, lang: Language) -> list[Item]:
     """Beside the command that starts the answer's engine, the best way to run it on the same
     hardware in another engine ("Or: GGUF Q4_K_M on llama.cpp" beside MLX)."""
     engine = ans.estimate.inputs.engine
@@ -338,7 +338,7 @@ def compared(outcome: Outcome, lang: Language) -> Reply:
     )
     if ans is None:
         return reply
-    return reply.with_body(lambda: answers.as_json(ans, lang).model_dump(mode="json"))
+    return reply.with_body(lambda: sizing.as_json(ans, lang).model_dump(mode="json"))
 
 
 def answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Reply:
@@ -370,7 +370,7 @@ def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Repl
         verdict.append(Item(text=_serving(served, est, lang)))
     if outcome.smallest_gpu is not None and outcome.smallest_gpu.value is not None:
         # With the format and engine that give it: the 16-bit model may need a far larger one.
-        verdict.append(Item(text=questions.sentence("gpu", outcome.smallest_gpu, lang)))
+        verdict.append(Item(text=searches.sentence("gpu", outcome.smallest_gpu, lang)))
     sections = [_headline(est, lang), Section(kind="verdict", items=verdict), _breakdown(est, lang)]
     plan = _plan(ans, lang)
     sections += plan
@@ -396,8 +396,8 @@ def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Repl
             total_bytes=est.total_bytes,
             per_device_bytes=fullest.components.total,
         )
-        .with_body(lambda: answers.as_json(ans, lang).model_dump(mode="json"))
-        .with_drawing(lambda: answers.drawing(ans))
+        .with_body(lambda: sizing.as_json(ans, lang).model_dump(mode="json"))
+        .with_drawing(lambda: sizing.drawing(ans))
     )
 
 
@@ -414,7 +414,7 @@ def _nothing_fits(
 
 
 def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Language) -> Reply:
-    sentence = questions.sentence(question, found, lang)
+    sentence = searches.sentence(question, found, lang)
     sections = [Section(kind="inverse", items=[Item(text=sentence, primary=True)])]
     est = found.estimate
     if est is not None:
@@ -440,9 +440,9 @@ def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Langua
     def body() -> dict[str, Any]:
         inverse = {
             "question": question,
-            "answer": questions.plain_value(found),
+            "answer": searches.plain_value(found),
             "answer_text": sentence,
-            **questions.fields(found),
+            **searches.fields(found),
         }
         out = {} if est is None else estimate_json.answer(est, lang).model_dump(mode="json")
         return {"inverse": inverse, **out}

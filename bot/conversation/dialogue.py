@@ -15,7 +15,7 @@ from estimator.errors import EstimatorError
 from estimator.models import lookup
 
 from .. import lexicon as lx
-from .. import questions
+from .. import searches
 from ..i18n import Language
 from .parse import normalise
 from .parse_task import INFERENCE_FORMATS
@@ -24,7 +24,7 @@ from .slots import FIT_QUESTION, HARDWARE_SLOTS, TRAINING_SLOTS, Draft
 
 Slot = Literal["model", "task", "hardware", "ram", "features"]
 # Inverse questions answered from the hardware: without it there is nothing to search.
-NEED_HARDWARE = frozenset(k for k, q in FIT_QUESTION.items() if q in questions.NEED_HARDWARE)
+NEED_HARDWARE = frozenset(k for k, q in FIT_QUESTION.items() if q in searches.NEED_HARDWARE)
 RESET = re.compile(r"^\s*/?" + lx.fragment("reset") + r"\s*[.!]?\s*$")
 INFERENCE_ENGINES = frozenset(
     {

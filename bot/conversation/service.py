@@ -19,8 +19,8 @@ from estimator.result import Note
 from storage import Storage
 from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, Profile, User
 
-from .. import answers
 from .. import lexicon as lx
+from .. import sizing
 from ..i18n import Language, language, supported, t
 from ..model_source import needs_download
 from ..profile_text import describe
@@ -132,7 +132,7 @@ class Conversation:
         if name == "all":
             sections = compose.all_recommendations(outcome, c.lang)
         elif outcome.workload is not None:
-            calculation = answers.as_text(outcome.workload, c.lang)
+            calculation = sizing.as_text(outcome.workload, c.lang)
             sections = [Section(kind="calculation", items=[Item(text=calculation)])]
         else:
             sections = reply.sections
@@ -247,8 +247,8 @@ class Conversation:
         becomes the default), so later questions without hardware use it."""
         from storage import StorageError
 
-        from ..commands.profile import storage_message
         from ..profile_text import parse as read_profile
+        from ..render.errors import storage_message
 
         try:
             # The profile reader (the one `profile set` uses) gives the cards, RAM and CPU.

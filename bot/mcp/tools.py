@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from estimator.errors import EstimatorError
 from estimator.vocabulary import Verdict
 
-from .. import answers
+from .. import sizing
 from ..i18n import language, t
 from ..render import errors
 from ..schemas import AnswerOut, FitOut, PlanOut, RecommendationOut
@@ -40,7 +40,7 @@ def estimate(request: EstimateRequest) -> AnswerOut:
     from ..commands.estimate import answer
 
     lang = language(request.lang)
-    return answers.as_json(_refused_as_tool_error(answer, namespace(request), lang), lang)
+    return sizing.as_json(_refused_as_tool_error(answer, namespace(request), lang), lang)
 
 
 def plan(request: EstimateRequest) -> PlansOut:
@@ -71,8 +71,8 @@ class Asker:
     async def ask(self, request: AskRequest) -> dict[str, Any]:
         from storage import StorageError
 
-        from ..commands.profile import storage_message
         from ..conversation.service import Conversation, Incoming
+        from ..render.errors import storage_message
 
         lang = language(request.language)
         try:

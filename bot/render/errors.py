@@ -57,3 +57,15 @@ def _message(error: EstimatorError | StorageError, lang: str) -> str:
         return f"{t('error.prefix', lang)}: {error.code}"
     filled = _Filled({name: _shown(name, value, lang) for name, value in params.items()})
     return string.Formatter().vformat(catalog(lang)[key], (), filled)
+
+
+def storage_message(error: StorageError, lang: str) -> str:
+    """One line for a StorageError in the user's language."""
+    key = f"error.{error.code}"
+    if not has(key, lang):
+        return error.code
+    params: dict[str, Any] = {
+        name: ", ".join(str(v) for v in value) if isinstance(value, list | tuple) else value
+        for name, value in error.params.items()
+    }
+    return t(key, lang, **params)

@@ -16,7 +16,7 @@ from ..conversation.preferences import ENGINES, MAX_KWH_PRICE, Preferences
 from ..i18n import LANGUAGES, language, supported, t
 from ..profile_text import describe, list_line
 from ..profile_text import parse as parse_hardware
-from ..render import numbers, questions_list
+from ..render import numbers, saved_queries
 from . import buttons
 from .chat_handlers import EDIT_IN_PLACE
 from .identity import chat_of, client_language, user_key, user_of
@@ -89,7 +89,7 @@ class AccountHandlers:
         if not queries:
             await self.send.text(chat_of(update).id, t("history.empty", lang))
             return
-        lines = [questions_list.line(q, lang) for q in queries]
+        lines = [saved_queries.line(q, lang) for q in queries]
         await self.send.text(chat_of(update).id, "\n".join(lines))
 
     async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -14,7 +14,7 @@ from ..conversation import team
 from ..conversation.service import Conversation
 from ..i18n import t
 from ..profile_text import parse as parse_hardware
-from ..render import questions_list
+from ..render import saved_queries
 from .chat_handlers import reader_language
 from .identity import anonymous_admin, chat_of, incoming, is_chat_type, message_of, user_key
 from .send import Sender
@@ -118,7 +118,7 @@ class TeamHandlers:
         if not queries:
             await self._say(update, context, t("history.empty", lang))
             return
-        lines = [questions_list.line(q, lang) for q in queries]
+        lines = [saved_queries.line(q, lang) for q in queries]
         await self._say(update, context, "\n".join(lines))
 
     async def migrated(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

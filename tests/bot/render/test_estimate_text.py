@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.cli import main
-from bot.render import numbers, questions_list
+from bot.render import numbers, saved_queries
 from storage.schemas import Query
 
 
@@ -126,10 +126,10 @@ def query(total: int | None, per_device: int | None) -> Query:
 
 def test_a_saved_question_shows_the_memory_per_device_as_its_answer_did() -> None:
     spread = query(270 << 29, 135 << 29)
-    assert questions_list.line(spread, "en") == "• 70b on 2x h100? — fits, 67.5 GiB per device"
-    assert questions_list.line(spread, "nl").endswith("past, 67,5 GiB per apparaat")
-    assert questions_list.line(query(3 << 30, 3 << 30), "en").endswith("fits, 3.0 GiB")
-    assert questions_list.line(query(None, None), "en").endswith("— fits")
+    assert saved_queries.line(spread, "en") == "• 70b on 2x h100? — fits, 67.5 GiB per device"
+    assert saved_queries.line(spread, "nl").endswith("past, 67,5 GiB per apparaat")
+    assert saved_queries.line(query(3 << 30, 3 << 30), "en").endswith("fits, 3.0 GiB")
+    assert saved_queries.line(query(None, None), "en").endswith("— fits")
 
 
 def test_the_error_line_never_raises_whatever_the_values():

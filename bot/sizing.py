@@ -22,7 +22,7 @@ from .schemas import AnswerOut
 
 
 @dataclass(frozen=True, slots=True)
-class WorkloadAnswer:
+class Sizing:
     report: Report
     advice: Advice
     estimate: Estimate  # the report's estimate with all notes and the speed and time steps
@@ -32,7 +32,7 @@ class WorkloadAnswer:
     serving: Capacity | None = None  # a queueing server with more users than fit at once
 
 
-def answer(
+def size(
     workload: Workload,
     machine: Machine | None,
     notes: tuple[Note, ...] = (),
@@ -40,7 +40,7 @@ def answer(
     tokens: int | TrainingData | None = None,
     kwh_price: float | None = None,
     situation: Situation | None = None,
-) -> WorkloadAnswer:
+) -> Sizing:
     price = DEFAULT_KWH_PRICE_USD if kwh_price is None else kwh_price
     rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
     who = situation or Situation()
@@ -63,17 +63,17 @@ def answer(
         rep.estimate, assumptions=tuple(all_notes), steps=rep.estimate.steps + speed_steps
     )
     served = capacity(workload, machine) if machine is not None else None
-    return WorkloadAnswer(rep, advice, est, workload, machine, found, served)
+    return Sizing(rep, advice, est, workload, machine, found, served)
 
 
-def drawing(ans: WorkloadAnswer) -> Drawing:
+def drawing(ans: Sizing) -> Drawing:
     """What the answer's chart draws: its estimate and, for inference, memory against context."""
     inference = ans.workload.task == "inference"
     curve = context_curve(ans.workload, ans.machine) if inference else None
     return Drawing(ans.estimate, curve)
 
 
-def as_json(ans: WorkloadAnswer, lang: str) -> AnswerOut:
+def as_json(ans: Sizing, lang: str) -> AnswerOut:
     out = estimate_json.answer(ans.estimate, lang)
     out.recommendations = estimate_json.recommendations(ans.advice, lang)
     out.speed = report_json.speed(ans.report)
@@ -83,7 +83,7 @@ def as_json(ans: WorkloadAnswer, lang: str) -> AnswerOut:
     return out
 
 
-def as_text(ans: WorkloadAnswer, lang: str) -> str:
+def as_text(ans: Sizing, lang: str) -> str:
     return "\n".join(
         [
             estimate_text.render(ans.estimate, lang),

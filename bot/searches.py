@@ -27,7 +27,7 @@ NEED_HARDWARE = ("context", "concurrency", "precision", "model")
 DEFAULT_SERVER_GPU = "H100 SXM5 80GB"
 
 
-def answer(
+def search(
     question: str,
     workload: Workload,
     machine: Machine | None,
