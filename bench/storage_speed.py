@@ -12,15 +12,19 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from results_file import write
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the scratch databases live with the tests
 
-from storage import HardwareSpec, NewQuery, Storage
-from storage.scratch import temporary_database
+from results_file import write  # noqa: E402
+
+from storage import HardwareSpec, NewQuery, Storage  # noqa: E402
+from tests.scratch import temporary_database  # noqa: E402
 
 ROUNDS = 2000
 WARMUP = 100

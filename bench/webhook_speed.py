@@ -31,9 +31,9 @@ from results_file import write  # noqa: E402
 
 from bot.telegram.webhook import SECRET_HEADER  # noqa: E402
 from storage import Storage  # noqa: E402
-from storage.scratch import create_database, drop_database  # noqa: E402
 from tests.bot.telegram.fake_bot_api import FakeBotApi  # noqa: E402
 from tests.bot.telegram.test_webhook import SECRET, question  # noqa: E402
+from tests.scratch import create_database, drop_database  # noqa: E402
 
 TOKEN = "123456:SECRET-token-never-logged"
 CHATS = 200

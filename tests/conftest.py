@@ -7,7 +7,7 @@ import pytest
 
 from estimator.models import catalog
 from storage import Storage
-from storage.scratch import create_database, drop_database
+from tests.scratch import create_database, drop_database
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

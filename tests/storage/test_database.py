@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import text
 
 from storage import HardwareSpec, NewQuery, Storage, StorageError
-from storage.scratch import create_database, drop_database
+from tests.scratch import create_database, drop_database
 from tests.conftest import NO_POSTGRES, postgres_server
 
 SECRET = "s3cret-Passw0rd"

@@ -58,7 +58,7 @@ async def test_migration_logs_do_not_show_the_password(caplog):
     server = postgres_server()
     if server is None:
         pytest.skip(NO_POSTGRES)
-    from storage.scratch import temporary_database
+    from tests.scratch import temporary_database
 
     async with temporary_database(server) as url:
         # The test server trusts local connections, so any password gets in.

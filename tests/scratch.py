@@ -15,7 +15,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
-from .settings import database_url
+from storage.settings import database_url
 
 PREFIX = "llm_sizer_tmp_"
 
