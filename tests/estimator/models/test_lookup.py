@@ -149,7 +149,7 @@ def test_ollama_tags_and_gguf_names_mean_llamacpp_and_their_quantization(
         ("Command R", "Command-R-v01"),
         ("command r7b", "Command-R7B-12-2024"),
         ("Command A", "Command-A-03-2025"),
-        ("nemotron nano 9b v2", "NVIDIA-Nemotron-Nano-9B-v2"),
+        ("nemotron nano 9b v2", "Nemotron-Nano-9B-v2"),
     ],
 )
 def test_names_people_use(text, name):
