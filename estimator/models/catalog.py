@@ -168,6 +168,18 @@ def _index() -> NameIndex[CatalogModel]:
     return index
 
 
+@cache
+def _exact() -> dict[tuple[str, ...], CatalogModel]:
+    """Every name with its filler words kept: without "base", Kimi-K2-Base reads as Kimi K2,
+    which the Instruct model was registered under first."""
+    out: dict[tuple[str, ...], CatalogModel] = {}
+    for model in models():
+        repo = model.hf_id.rsplit("/", 1)[-1]
+        for name in (model.name, repo, *model.aliases, *model.ollama):
+            out.setdefault(tokens(name), model)
+    return out
+
+
 def by_hf_id(text: str) -> CatalogModel | None:
     """The catalog model whose Hugging Face id is `text` exactly (case-insensitive)."""
     return _by_hf_id().get(text.strip().lower())
@@ -178,7 +190,8 @@ def find(text: str) -> CatalogModel | None:
     exact = by_hf_id(text)
     if exact is not None:
         return exact
-    return _index().find(text.rsplit("/", 1)[-1] if "/" in text else text)
+    name = text.rsplit("/", 1)[-1] if "/" in text else text
+    return _exact().get(tokens(name)) or _index().find(name)
 
 
 def suggest(text: str) -> list[str]:

@@ -145,11 +145,26 @@ def test_ollama_tags_and_gguf_names_mean_llamacpp_and_their_quantization(
         ("meta-llama/Meta-Llama-3.1-8B-Instruct", "Llama-3.1-8B"),
         ("Qwen/Qwen2.5-7B-Instruct-AWQ", "Qwen2.5-7B-Instruct-AWQ"),
         ("google/gemma-3-27b-it", "Gemma-3-27B"),
+        ("command r plus", "Command-R-Plus"),
+        ("Command R", "Command-R-v01"),
+        ("command r7b", "Command-R7B-12-2024"),
+        ("Command A", "Command-A-03-2025"),
+        ("nemotron nano 9b v2", "Nemotron-Nano-9B-v2"),
     ],
 )
 def test_names_people_use(text, name):
     found = catalog.find(text)
     assert found is not None and found.name == name
+
+
+def test_a_name_with_a_filler_word_is_that_model_when_one_is_so_named():
+    # Without "base", Kimi-K2-Base reads as "kimi k2", the Instruct model's name.
+    assert catalog.find("Kimi-K2-Base").name == "Kimi-K2-Base"
+    assert catalog.find("kimi k2 base").name == "Kimi-K2-Base"
+    assert catalog.find("Kimi-K2-Instruct").name == "Kimi-K2-Instruct"
+    assert catalog.find("kimi k2").name == "Kimi-K2-Instruct"
+    # Where no model is named with the filler word, it is still dropped.
+    assert catalog.find("Qwen3-8B-Base").name == "Qwen3-8B"
 
 
 def test_a_quantized_repository_keeps_its_checkpoint_format():
