@@ -8,10 +8,12 @@ from bot.conversation.parse_model import catalog_model
 @pytest.mark.parametrize(
     ("text", "named"),
     [
-        # Command R+ (104B) is not Command R (35B): answered as unknown, not sized as the 35B.
-        ("command r plus on 2x a6000", "command r plus"),
-        ("command-r+ on 2x a6000", "command-r plus"),
+        # Qwen2.5-Max (not open) is not Qwen2.5: answered as unknown, not sized as a Qwen2.5.
         ("qwen 2.5 max", "qwen 2.5 max"),
+        ("gemma 3 ultra on a 4090", "gemma 3 ultra"),
+        # Command R+ (104B) is its own model, also written with a plus sign.
+        ("command r plus on 2x a6000", "Command-R-Plus"),
+        ("command-r+ on 2x a6000", "Command-R-Plus"),
         # The word is part of the catalog name: the catalog model.
         ("glm 4.5 air on 2x3090", "GLM-4.5-Air"),
         ("phi 4 mini on a laptop", "Phi-4-mini"),
