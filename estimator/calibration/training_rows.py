@@ -18,11 +18,15 @@ What each source did, as stated by it or read from its configs at the cited comm
   compared with the reserved view, GB = 1e9.
 - Axolotl PR #602 (NG049-NG051): VRAM "recorded" by the maintainer, compared with nvidia-smi.
 - LLaMA-Factory's comparison (LF001-LF019): VRAM with no tool named, compared with nvidia-smi;
-  its Unsloth rows ran Unsloth of April 2024, whose fast_cross_entropy_loss kept the bf16 logits
-  and wrote their gradient in place (2 bytes per vocabulary entry and token) before the fused
-  chunked loss replaced it, with plain gradient checkpointing: LLaMA-Factory passed
-  use_gradient_checkpointing="unsloth" (offloading) from commit efa8080 of 2024-04-16 ("support
-  unsloth 2024.4"), after the table.
+  its Unsloth rows ran Unsloth 2024.4 under LLaMA-Factory's own Trainer arguments (AdamW, not
+  Unsloth's 8-bit default), whose fast_cross_entropy_loss kept the bf16 logits and wrote their
+  gradient in place (2 bytes per vocabulary entry and token) before the fused chunked loss
+  replaced it. LLaMA-Factory passed use_gradient_checkpointing="unsloth" from commit efa8080
+  (2024-04-16 00:25 +0800, "support unsloth 2024.4"), two hours before the README announced the
+  table (commit ebf0f4a), yet the long-context figures grow by 317 KB per token from 16,384 to
+  100,000 tokens (least squares over LF011-LF014), the 32 layers' bf16 checkpoints plus the bf16
+  logits (262 + 64 KB): the checkpoints were on the GPU at the loss, so the rows are compared
+  with plain checkpointing.
 Rows whose setup cannot be reconstructed or whose method the estimator does not model (DoRA,
 IA3, prompt and LayerNorm tuning, GaLore, BAdam, MLX, an unstated batch) are reported as info.
 """
@@ -76,7 +80,7 @@ LF = {
     "batch": 1,
     "grad_accumulation": 4,
 }
-UNSLOTH_2024 = {**LF, "engine": "unsloth", "activation_offload": False}
+UNSLOTH_2024 = {**LF, "engine": "unsloth", "activation_offload": False, "optimizer": "adamw"}
 LF_LORA = {**LF, "method": "lora", "batch": 4, "grad_accumulation": 2, "context": 1024}
 RESERVED = "reserved"
 SMI = "nvidia-smi"

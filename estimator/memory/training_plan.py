@@ -245,6 +245,8 @@ def _activations(
         every = layers * checkpoint_per_token(arch) * tokens
         in_flight = checkpoint_per_token(arch) * tokens
         recompute = layer * tokens
+        if recipe.kernels.norm_keeps_input:
+            recompute -= in_flight
     else:
         every = layers * layer * tokens
         in_flight = layer * tokens
