@@ -159,7 +159,13 @@ def _verdict(est: Estimate, lang: Language, draft: Draft | None = None) -> Item:
         and off.ram_bytes > off.ram_usable_bytes
         and all(d.usable_bytes is None or d.components.total <= d.usable_bytes for d in est.devices)
     )
-    key = "reply.verdict_ram" if short_of_ram else "reply.verdict_assumed" if assumed else "reply.verdict"
+    key = (
+        "reply.verdict_ram"
+        if short_of_ram
+        else "reply.verdict_assumed"
+        if assumed
+        else "reply.verdict"
+    )
     text = t(
         key,
         lang,

@@ -45,7 +45,9 @@ class TrainingPlan:
     activation_ram_bytes: int  # ... of which activations (offloaded checkpoints)
     disk_bytes: int  # NVMe (ZeRO-Infinity)
     managed_bytes: int  # per GPU: CUDA managed memory (paged optimizer states)
-    transient_bytes: int  # per GPU: what comes and goes within a step (loss, recompute, buffers)
+    # per GPU: what comes and goes once a step in sizes the allocator cannot reuse (the loss,
+    # buffers, generation); the recomputed layer is not, see estimator/memory/reported.py
+    transient_bytes: int
     recipe: Recipe
     assumptions: tuple[Note, ...] = ()  # what the recipe runs that the question did not say
 
@@ -110,8 +112,8 @@ def _assumed(r: Resolved, recipe: Recipe, why: str) -> tuple[Note, ...]:
         if sh.backend == "ddp":
             out.append(Note("training_ddp", params))
         else:
-            key = {"default": "training_sharded", "replica": "training_sharded_replica"}
-            out.append(Note(key.get(why, "training_offloaded"), params))
+            keys = {"default": "training_sharded", "replica": "training_sharded_replica"}
+            out.append(Note(keys.get(why, "training_offloaded"), params))
     if w.liger:
         out.append(Note("liger_kernels", {}))
     if recipe.framework == "unsloth":
@@ -233,7 +235,7 @@ def _plan(r: Resolved, recipe: Recipe, machine: Machine | None) -> TrainingPlan:
     )
     managed = sh.optimizer_states if recipe.paged_optimizer else 0
     states_ram, activation_ram = sh.ram_bytes * gpus, acts.offloaded * gpus
-    transient = acts.loss + recompute + device.overhead + extra.generation
+    transient = acts.loss + device.overhead + extra.generation
     return TrainingPlan(
         [device] * gpus,
         steps,

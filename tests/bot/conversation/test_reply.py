@@ -142,3 +142,13 @@ def test_the_best_precision_is_named_as_people_name_it_with_what_3_bits_cost():
     line = reply.sections[0].items[0].text
     assert line.startswith("Beste precisie die past: EXL2 3.5 bpw op ExLlamaV2")
     assert "exl2_3.5bpw" not in line and "3 bits kosten merkbaar kwaliteit" in line
+
+
+def test_a_verdict_short_of_cpu_ram_says_so_not_the_gpu_figure():
+    """ZeRO-3 offload of a 70B full fine-tune: about 9.5 GiB per GPU fits a 40 GB card, but
+    18 bytes per parameter (fp16 parameters, fp32 gradients, masters and Adam moments) do not fit
+    in 1 TB of RAM."""
+    for lang, words, ram in (("en", "CPU RAM", "1,182.7 GiB"), ("nl", "CPU-RAM", "1.182,7 GiB")):
+        reply = _reply("full finetune 70b with zero-3 offload on 8x a100 40gb 1tb ram", lang)
+        verdict = reply.section("verdict").items[0].text
+        assert words in verdict and ram in verdict
