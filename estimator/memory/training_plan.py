@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from ..capacity import gpu_usable
 from ..frameworks import FRAMEWORKS, losses
 from ..frameworks.profile import Recipe, settings
-from ..frameworks.sharding import NODE_GPUS
+from ..frameworks.sharding import BACKENDS, NODE_GPUS
 from ..hardware.types import Machine
 from ..precision import weight_bytes
 from ..resolve import Resolved
@@ -77,7 +77,9 @@ def _chosen(r: Resolved, machine: Machine | None) -> tuple[TrainingPlan, str]:
     s = settings(w, r.weight_format, gpus, NODE_GPUS)
     recipe = framework.recipe(s)
     result = _plan(r, recipe, machine)
-    asked = "asked" if w.distributed is not None or w.zero else "default"
+    # Naming DeepSpeed or FSDP as the framework names the backend too.
+    named = w.distributed is not None or bool(w.zero) or w.engine in BACKENDS
+    asked = "asked" if named else "default"
     if w.distributed is not None or machine is None or machine.kind != "gpu" or gpus == 1:
         return result, asked
     usable = gpu_usable(machine, 0, machine.device_capacities[0])[0]

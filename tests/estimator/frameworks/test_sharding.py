@@ -127,3 +127,4 @@ def test_the_answer_says_how_the_gpus_share_the_job(arch):
     big = assumed(_train(arch("llama 3.1 70b"), gpu="RTX 3090", gpus=2, method="qlora"))
     assert big == {"training_sharded_replica": {"parallelism": "fsdp", "devices": 2}}
     assert assumed(_train(a, gpus=8, method="full", zero=3)) == {}
+    assert assumed(_train(a, gpus=2, method="qlora", engine="fsdp")) == {}
