@@ -80,6 +80,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
         parallelism = tplan.recipe.sharding.parallelism
         offloading = tplan.recipe.sharding.offload is not None
         held = (tplan.states_ram_bytes, tplan.activation_ram_bytes)
+        assumptions += tplan.assumptions
         transient = [tplan.transient_bytes] * len(parts)
     inputs = _inputs(r, machine, parallelism)
     total = sum(parts, Components())
@@ -140,6 +141,7 @@ def estimate(workload: Workload, machine: Machine | None = None) -> Estimate:
             disk_bytes=disk_needed,
             states_ram_bytes=held[0],
             activation_ram_bytes=held[1],
+            ram_usable_bytes=ram,
         )
         if ram is not None and ram_needed > ram:
             verdict = "does_not_fit"

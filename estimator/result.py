@@ -93,6 +93,7 @@ class Offload:
     # states) and offloaded activations.
     states_ram_bytes: int = 0
     activation_ram_bytes: int = 0
+    ram_usable_bytes: int | None = None  # the RAM the question stated, less the OS's share
 
 
 @dataclass(frozen=True, slots=True)

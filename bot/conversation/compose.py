@@ -152,14 +152,31 @@ def _verdict(est: Estimate, lang: Language, draft: Draft | None = None) -> Item:
         and est.verdict not in FITTING
         and not (draft.precision or draft.engine or draft.task == "training")
     )
+    off = est.offload
+    short_of_ram = (
+        est.verdict == "does_not_fit"
+        and off is not None
+        and off.ram_usable_bytes is not None
+        and off.ram_bytes > off.ram_usable_bytes
+        and all(d.usable_bytes is None or d.components.total <= d.usable_bytes for d in est.devices)
+    )
+    key = (
+        "reply.verdict_ram"
+        if short_of_ram
+        else "reply.verdict_assumed"
+        if assumed
+        else "reply.verdict"
+    )
     text = t(
-        "reply.verdict_assumed" if assumed else "reply.verdict",
+        key,
         lang,
         verdict=t(f"verdict.{est.verdict}", lang),
         per_device=numbers.size(fullest.components.total, lang),
         usable=numbers.size(fullest.usable_bytes, lang),
         format=weight_format(est.inputs.precision).label,
         engine=engines.get(est.inputs.engine).label if est.inputs.task == "inference" else "",
+        ram=numbers.size(off.ram_bytes if off is not None else 0, lang),
+        ram_usable=numbers.size((off.ram_usable_bytes or 0) if off is not None else 0, lang),
     )
     return Item(text=text, primary=True)
 

@@ -137,7 +137,11 @@ LEXICON = Lexicon(
             r"offload\w*\s+(?:of\s+)?(?:the\s+)?activations?",
             r"activations?\s+(?:offloaded|moved)\s+to\s+(?:the\s+)?(?:cpu|ram)",
         ),
-        "generated_tokens": (r"generated\s+tokens", r"tokens?\s+generated"),
+        "generated_tokens": (
+            r"generated\s+tokens",
+            r"tokens?\s+generated",
+            r"[\s-]?tokens?\s+(?:completions?|generations?|responses?)",
+        ),
         "offload": (r"offload\w*", r"off[\s-]?load\w*", r"spill\w*\s+to"),
         "offload_target_cpu": (r"cpu", r"ram", r"system\s+memory", r"host\s+memory"),
         "offload_target_nvme": (r"nvme", r"ssd", r"disk", r"drive"),

@@ -126,7 +126,11 @@ LEXICON = Lexicon(
             r"activatie[\s-]?offload\w*",
         ),
         "group_size": (r"groepsgrootte",),
-        "generated_tokens": (r"gegenereerde\s+tokens", r"tokens?\s+gegenereerd"),
+        "generated_tokens": (
+            r"gegenereerde\s+tokens",
+            r"tokens?\s+gegenereerd",
+            r"[\s-]?tokens?[\s-]*(?:completions?|generaties?|antwoorden)",
+        ),
         "offload": (r"offload\w*", r"uitbested\w*", r"uitwijk\w*\s+naar", r"verplaats\w*\s+naar"),
         "offload_target_cpu": (r"cpu", r"ram", r"werkgeheugen", r"systeemgeheugen"),
         "offload_target_nvme": (r"nvme", r"ssd", r"schijf"),

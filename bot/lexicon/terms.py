@@ -88,6 +88,10 @@ TERMS: dict[str, tuple[str, ...]] = {
         r"co[\s_-]?locat\w*[\s_-]+(?:\w+[\s_-]+)?vllm",
         r"vllm_mode\s*=\s*[\"']?colocate[\"']?",
         r"co[\s_-]?locat(?:e|ed|ion)",
+        # TRL's use_vllm, whose vllm_mode defaults to "colocate".
+        r"vllm[\s_-]+(?:rollouts?|generat\w*)",
+        r"(?:rollouts?|generat\w*)[\s_-]+(?:with|on|via|using|through|met|op)[\s_-]+vllm",
+        r"use_vllm\s*=\s*true",
     ),
     "group_size": (r"group[\s_-]?size", r"num[\s_-]?generations"),
     "per_prompt": (r"(?:\w+\s+)?per[\s_-]prompt",),

@@ -11,6 +11,7 @@ from importlib import resources
 
 from ..estimate import estimate
 from ..hardware.catalog import machine
+from ..memory import reported
 from ..models import config_json, lookup
 from ..models.types import Architecture
 from ..result import Device, Estimate
@@ -115,19 +116,29 @@ def _estimated(row: Row) -> tuple[int, int]:
             value += RESERVE_BYTES + round(
                 RESERVE_WEIGHT_SHARE * (d.components.weights + d.components.adapters)
             )
-    if row.logit_bytes is not None:
-        value += _loss_swap(est, arch, row.logit_bytes) * len(devices)
+    if row.logit_bytes is not None or row.checkpoints_at_loss:
+        value += _loss_swap(est, arch, row) * len(devices)
     return value, kv
 
 
-def _loss_swap(est: Estimate, arch: Architecture, logit_bytes: int) -> int:
-    """How the peak moves when the source's loss kept `logit_bytes` per vocabulary entry and
-    token instead of what the estimate's framework keeps."""
+def _loss_swap(est: Estimate, arch: Architecture, row: Row) -> int:
+    """How the figure moves when the source's loss kept `row.logit_bytes` per vocabulary entry
+    and token instead of what the estimate's framework keeps, and, with `row.checkpoints_at_loss`,
+    every layer's checkpoint was still on the GPU at the loss."""
     loss = next(n.params for n in est.steps if n.key == "training_loss")
     peak = next(n.params for n in est.steps if n.key == "training_peak")
     phases = dict(peak["phases"])
-    phases["loss"] += logit_bytes * arch.vocab_size * loss["tokens"] - peak["loss"]
-    return max(phases.values()) - peak["bytes"]
+    shift = 0
+    if row.logit_bytes is not None:
+        shift = row.logit_bytes * arch.vocab_size * loss["tokens"] - peak["loss"]
+        phases["loss"] += shift
+    if row.checkpoints_at_loss:
+        acts = next(n.params for n in est.steps if n.key == "training_activations")
+        phases["loss"] += acts["layers"] * acts["checkpoint_per_token"] * acts["tokens"]
+        phases["loss"] -= acts["kept"]
+    # The allocator's reserve follows the loss the source ran, not the estimate's.
+    reserve = round(reported.RESERVE_SHARE * shift) if row.measures != "allocated" else 0
+    return max(phases.values()) - peak["bytes"] + reserve
 
 
 def rule_of_thumb(row: Row) -> int | None:

@@ -70,6 +70,9 @@ class Row:
     compare: str = "total"  # total, weights, states, kv_delta
     legacy: bool = False  # Qwen-1 remote code in old transformers (see the module docstring)
     logit_bytes: int | None = None  # bytes per vocab entry per token the source's loss kept
+    # Every layer's checkpoint on the GPU at the loss, though the backward reloads them from CPU
+    # RAM (Unsloth 2024.4's offloaded checkpointing, as LLaMA-Factory's figures show it).
+    checkpoints_at_loss: bool = False
     measures: str = "allocated"  # allocated, reserved or nvidia-smi
     reserve: bool = False  # the Qwen training table's reserve (see the module docstring)
     framework: str | None = None  # the group it counts in (default: its workload's engine)

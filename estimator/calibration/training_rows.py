@@ -17,12 +17,19 @@ What each source did, as stated by it or read from its configs at the cited comm
   tutorials' reserved memory (NG029 = GT091, NG034 = GT090, both labelled reserved), so they are
   compared with the reserved view, GB = 1e9.
 - Axolotl PR #602 (NG049-NG051): VRAM "recorded" by the maintainer, compared with nvidia-smi.
-- LLaMA-Factory's comparison (LF001-LF019): VRAM with no tool named, compared with nvidia-smi;
-  its Unsloth rows ran Unsloth of April 2024, whose fast_cross_entropy_loss kept the bf16 logits
-  and wrote their gradient in place (2 bytes per vocabulary entry and token) before the fused
-  chunked loss replaced it, with plain gradient checkpointing: LLaMA-Factory passed
-  use_gradient_checkpointing="unsloth" (offloading) from commit efa8080 of 2024-04-16 ("support
-  unsloth 2024.4"), after the table.
+- LLaMA-Factory's comparison (LF001-LF019): VRAM with no tool named, compared with nvidia-smi.
+  Its Unsloth rows ran Unsloth 2024.4 under LLaMA-Factory's own Trainer arguments (AdamW, not
+  Unsloth's 8-bit default); its fast_cross_entropy_loss kept the bf16 logits and wrote their
+  gradient in place (2 bytes per vocabulary entry and token) before the fused chunked loss
+  replaced it. LLaMA-Factory passed use_gradient_checkpointing="unsloth" from commit efa8080
+  (2024-04-16 00:25 +0800, "support unsloth 2024.4"), two hours before the README announced the
+  table (commit ebf0f4a), and that release's Unsloth_Offloaded_Gradient_Checkpointer reloads each
+  layer's input from its CPU copy in the backward (unsloth/models/_utils.py at 6dad5dd). Yet the
+  long-context figures grow by 317 KB per token from 16,384 to 100,000 tokens (least squares over
+  LF011-LF014): the 32 layers' bf16 checkpoints and the bf16 logits (262 + 64 KB) at the loss,
+  without the recomputed layer (101 KB more) on top of the checkpoints, which the backward would
+  add had they stayed on the GPU. So those rows keep every checkpoint on the GPU until the loss
+  and only the reloaded one in the backward (checkpoints_at_loss).
 Rows whose setup cannot be reconstructed or whose method the estimator does not model (DoRA,
 IA3, prompt and LayerNorm tuning, GaLore, BAdam, MLX, an unstated batch) are reported as info.
 """
@@ -76,12 +83,14 @@ LF = {
     "batch": 1,
     "grad_accumulation": 4,
 }
-UNSLOTH_2024 = {**LF, "engine": "unsloth", "activation_offload": False}
+UNSLOTH_2024 = {**LF, "engine": "unsloth", "optimizer": "adamw"}
 LF_LORA = {**LF, "method": "lora", "batch": 4, "grad_accumulation": 2, "context": 1024}
 RESERVED = "reserved"
 SMI = "nvidia-smi"
 PEFT_NOTE = "PEFT method comparison, reserved"
-OLD_UNSLOTH = "Unsloth of April 2024: bf16 logits, gradient in place"
+OLD_UNSLOTH = (
+    "Unsloth 2024.4: bf16 logits, gradient in place, checkpoints on the GPU until the loss"
+)
 
 # fmt: off
 TRAINING_ROWS: tuple[Row, ...] = (
@@ -140,11 +149,11 @@ TRAINING_ROWS: tuple[Row, ...] = (
     Row("NG057", INFO, "Llama-3.2-3B", {"task": "training", "method": "lora", "lora_rank": 8, "lora_targets": "attention", "batch": 4, "context": 128, "grad_checkpointing": False}, unit="GB", note="mlx-lm on CUDA is not a modelled framework"),
     # LLaMA-Factory performance comparison: LLaMA2-7B QLoRA rank 8, one A100 40GB.
     *(Row(f"LF{i + 1:03d}", TRAINING, "Llama-2-7B-long", {**LF, "context": n}, gpu="A100 40GB", unit="GB", measures=SMI) for i, n in enumerate((1024, 2048, 4096, 8192, 16384, 32768))),
-    *(Row(f"LF{i + 7:03d}", TRAINING, "Llama-2-7B-long", {**UNSLOTH_2024, "context": n}, gpu="A100 40GB", unit="GB", measures=SMI, logit_bytes=2, note=OLD_UNSLOTH) for i, n in enumerate((1024, 2048, 4096, 8192, 16384, 32768, 65536, 100000))),
+    *(Row(f"LF{i + 7:03d}", TRAINING, "Llama-2-7B-long", {**UNSLOTH_2024, "context": n}, gpu="A100 40GB", unit="GB", measures=SMI, logit_bytes=2, checkpoints_at_loss=True, note=OLD_UNSLOTH) for i, n in enumerate((1024, 2048, 4096, 8192, 16384, 32768, 65536, 100000))),
     Row("LF015", TRAINING, "Llama-2-7B", LF_LORA, unit="GB", measures=SMI, note="SDPA attention (transformers' default since 4.36) keeps no score matrix either"),
     Row("LF016", TRAINING, "Llama-2-7B", LF_LORA, unit="GB", measures=SMI),
-    Row("LF017", TRAINING, "Llama-2-7B", {**LF_LORA, "engine": "unsloth", "activation_offload": False}, unit="GB", measures=SMI, logit_bytes=2, note=OLD_UNSLOTH),
+    Row("LF017", TRAINING, "Llama-2-7B", {**LF_LORA, "engine": "unsloth", "optimizer": "adamw"}, unit="GB", measures=SMI, logit_bytes=2, checkpoints_at_loss=True, note=OLD_UNSLOTH),
     Row("LF018", TRAINING, "Llama-2-7B", {**LF_LORA, "method": "qlora"}, unit="GB", measures=SMI),
-    Row("LF019", TRAINING, "Llama-2-7B", {**LF_LORA, "method": "qlora", "engine": "unsloth", "activation_offload": False}, unit="GB", measures=SMI, logit_bytes=2, note=OLD_UNSLOTH),
+    Row("LF019", TRAINING, "Llama-2-7B", {**LF_LORA, "method": "qlora", "engine": "unsloth", "optimizer": "adamw"}, unit="GB", measures=SMI, logit_bytes=2, checkpoints_at_loss=True, note=OLD_UNSLOTH),
 )
 # fmt: on

@@ -25,9 +25,14 @@ from .profile import Kernels
 COMPILE_SHARE = 0.68
 
 EAGER = Kernels("eager", norm_bytes=4, norm_weight_bytes=2, mlp_tensors=3)
-FUSED = Kernels("fused", norm_bytes=2, norm_weight_bytes=0, mlp_tensors=2)
+FUSED = Kernels("fused", norm_bytes=2, norm_weight_bytes=0, mlp_tensors=2, norm_keeps_input=True)
 UNSLOTH = Kernels(
-    "unsloth", norm_bytes=2, norm_weight_bytes=0, mlp_tensors=2, lora_mlp_recomputes=True
+    "unsloth",
+    norm_bytes=2,
+    norm_weight_bytes=0,
+    mlp_tensors=2,
+    lora_mlp_recomputes=True,
+    norm_keeps_input=True,
 )
 
 

@@ -48,6 +48,9 @@ class Kernels:
     compile_share: share of the eager activations that torch.compile's partitioner still saves.
     lora_mlp_recomputes: a fused LoRA MLP keeps its input, gate and up and recomputes the product
     that down_proj's adapter reads (Unsloth kernels/fast_lora.py LoRA_MLP saves X, e, g).
+    norm_keeps_input: the norm saves the tensor it was given rather than a copy, so under
+    checkpointing the first norm of a recomputed layer keeps the checkpoint itself (a detached
+    alias of the saved input: torch.utils.checkpoint, Unsloth's checkpointers) and adds nothing.
     """
 
     name: str
@@ -56,6 +59,7 @@ class Kernels:
     mlp_tensors: int
     compile_share: float = 1.0
     lora_mlp_recomputes: bool = False
+    norm_keeps_input: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from ..capacity import gpu_usable
 from ..frameworks import FRAMEWORKS, losses
 from ..frameworks.profile import Recipe, settings
-from ..frameworks.sharding import NODE_GPUS
+from ..frameworks.sharding import BACKENDS, NODE_GPUS
 from ..hardware.types import Machine
 from ..precision import weight_bytes
 from ..resolve import Resolved
@@ -45,8 +45,11 @@ class TrainingPlan:
     activation_ram_bytes: int  # ... of which activations (offloaded checkpoints)
     disk_bytes: int  # NVMe (ZeRO-Infinity)
     managed_bytes: int  # per GPU: CUDA managed memory (paged optimizer states)
-    transient_bytes: int  # per GPU: what comes and goes within a step (loss, recompute, buffers)
+    # per GPU: what comes and goes once a step in sizes the allocator cannot reuse (the loss,
+    # buffers, generation); the recomputed layer is not, see estimator/memory/reported.py
+    transient_bytes: int
     recipe: Recipe
+    assumptions: tuple[Note, ...] = ()  # what the recipe runs that the question did not say
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,31 +63,65 @@ class _Activations:
 
 
 def plan(r: Resolved, machine: Machine | None) -> TrainingPlan:
+    result, why = _chosen(r, machine)
+    return replace(result, assumptions=_assumed(r, result.recipe, why))
+
+
+def _chosen(r: Resolved, machine: Machine | None) -> tuple[TrainingPlan, str]:
+    """The plan, and why it is sharded or offloaded when the question did not say: "asked",
+    "default" (the framework's choice), "replica" (one copy per GPU does not fit) or "shards"
+    (the shards do not fit either, so the states go to CPU RAM)."""
     w = r.workload
     gpus = machine.count if machine is not None and machine.kind == "gpu" else 1
     framework = FRAMEWORKS[w.engine or "transformers"]
     s = settings(w, r.weight_format, gpus, NODE_GPUS)
     recipe = framework.recipe(s)
     result = _plan(r, recipe, machine)
+    # Naming DeepSpeed or FSDP as the framework names the backend too.
+    named = w.distributed is not None or bool(w.zero) or w.engine in BACKENDS
+    asked = "asked" if named else "default"
     if w.distributed is not None or machine is None or machine.kind != "gpu" or gpus == 1:
-        return result
+        return result, asked
     usable = gpu_usable(machine, 0, machine.device_capacities[0])[0]
     if max(c.total for c in result.devices) <= usable:
-        return result
+        return result, asked
+    why = asked
     if recipe.sharding.backend == "ddp":
         backend = _sharded_backend(w.method or "full", framework.options)
         if backend is None:
-            return result
+            return result, asked
         s = replace(s, distributed=backend)
         result = _plan(r, framework.recipe(s), machine)
         result.steps.insert(0, Note("replica_does_not_fit", {"devices": gpus}))
+        why = "replica"
     if not w.offload and machine.ram_bytes and max(c.total for c in result.devices) > usable:
         # What Answer.AI's FSDP + QLoRA and ZeRO-Offload do when the shards still do not fit:
         # the states go to CPU RAM (considered only when the question says how much there is).
         offloaded = _plan(r, framework.recipe(replace(s, offload=True)), machine)
         offloaded.steps.insert(0, Note("shards_do_not_fit", {"devices": gpus}))
-        return offloaded
-    return result
+        return offloaded, "shards"
+    return result, why
+
+
+def _assumed(r: Resolved, recipe: Recipe, why: str) -> tuple[Note, ...]:
+    """What the recipe runs that the answer should say it assumed: how the GPUs share the job,
+    and the kernels and loss that change the activations (Liger, Unsloth)."""
+    w = r.workload
+    sh = recipe.sharding
+    out: list[Note] = []
+    if sh.devices > 1 and why != "asked":
+        params = {"parallelism": sh.parallelism, "devices": sh.devices}
+        if sh.backend == "ddp":
+            out.append(Note("training_ddp", params))
+        else:
+            keys = {"default": "training_sharded", "replica": "training_sharded_replica"}
+            out.append(Note(keys.get(why, "training_offloaded"), params))
+    if w.liger:
+        out.append(Note("liger_kernels", {}))
+    if recipe.framework == "unsloth":
+        key = "unsloth_offload" if recipe.activation_offload else "unsloth_kernels"
+        out.append(Note(key, {}))
+    return tuple(out)
 
 
 def _sharded_backend(method: str, options: frozenset[str]) -> str | None:
@@ -200,7 +237,7 @@ def _plan(r: Resolved, recipe: Recipe, machine: Machine | None) -> TrainingPlan:
     )
     managed = sh.optimizer_states if recipe.paged_optimizer else 0
     states_ram, activation_ram = sh.ram_bytes * gpus, acts.offloaded * gpus
-    transient = acts.loss + recompute + device.overhead + extra.generation
+    transient = acts.loss + device.overhead + extra.generation
     return TrainingPlan(
         [device] * gpus,
         steps,
@@ -245,6 +282,8 @@ def _activations(
         every = layers * checkpoint_per_token(arch) * tokens
         in_flight = checkpoint_per_token(arch) * tokens
         recompute = layer * tokens
+        if recipe.kernels.norm_keeps_input:
+            recompute -= in_flight
     else:
         every = layers * layer * tokens
         in_flight = layer * tokens

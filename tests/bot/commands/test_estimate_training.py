@@ -50,7 +50,7 @@ def test_8b_full_fine_tune_on_8_a100s_is_zero3(capsys):
     states = device["weights"] + device["gradients"] + device["master_weights"]
     states += device["optimizer_states"]
     assert abs(states - 18 * params / 8) < 64
-    assert any("NVLink" in s and "zero3" in s for s in data["steps"])
+    assert any("NVLink" in s and "DeepSpeed ZeRO-3" in s for s in data["steps"])
 
 
 def test_ddp_when_asked(capsys):

@@ -162,3 +162,13 @@ def test_a_plan_on_the_users_hardware_too_slow_to_lead_is_still_shown_with_its_s
     own = next(i for i in plan.items[1:] if "on llama.cpp" in i.text)
     assert "in CPU RAM (MoE experts)" in own.text
     assert own.detail is not None and own.detail.endswith("tokens/s per sequence")
+
+
+def test_a_verdict_short_of_cpu_ram_says_so_not_the_gpu_figure():
+    """ZeRO-3 offload of a 70B full fine-tune: about 9.5 GiB per GPU fits a 40 GB card, but
+    18 bytes per parameter (fp16 parameters, fp32 gradients, masters and Adam moments) do not fit
+    in 1 TB of RAM."""
+    for lang, words, ram in (("en", "CPU RAM", "1,182.7 GiB"), ("nl", "CPU-RAM", "1.182,7 GiB")):
+        reply = _reply("full finetune 70b with zero-3 offload on 8x a100 40gb 1tb ram", lang)
+        verdict = reply.section("verdict").items[0].text
+        assert words in verdict and ram in verdict

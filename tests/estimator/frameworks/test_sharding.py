@@ -108,3 +108,23 @@ def test_full_fine_tune_on_several_gpus_is_never_a_replica(arch, gpus):
     for engine in ("transformers", "axolotl", "llama-factory"):
         est = _train(a, gpus=gpus, method="full", engine=engine)
         assert est.inputs.parallelism == "zero3"
+
+
+def test_the_answer_says_how_the_gpus_share_the_job(arch):
+    """A full fine-tune on 8 GPUs is sharded (ZeRO-3 through DeepSpeed for the Hugging Face
+    family), LoRA runs as DDP, a 70B QLoRA whose replica does not fit is sharded, and an asked
+    backend is no assumption."""
+    a = arch("llama 3.1 8b")
+
+    def assumed(est):
+        return {n.key: n.params for n in est.assumptions if n.key.startswith("training_")}
+
+    full = assumed(_train(a, gpus=8, method="full"))
+    assert full == {"training_sharded": {"parallelism": "zero3", "devices": 8}}
+    assert assumed(_train(a, gpus=2, method="lora")) == {
+        "training_ddp": {"parallelism": "ddp", "devices": 2}
+    }
+    big = assumed(_train(arch("llama 3.1 70b"), gpu="RTX 3090", gpus=2, method="qlora"))
+    assert big == {"training_sharded_replica": {"parallelism": "fsdp", "devices": 2}}
+    assert assumed(_train(a, gpus=8, method="full", zero=3)) == {}
+    assert assumed(_train(a, gpus=2, method="qlora", engine="fsdp")) == {}

@@ -45,6 +45,29 @@ def test_fused_kernels_keep_less_of_a_layer(arch):
     assert got["layer_per_token"] == per_token
 
 
+def test_the_first_norm_of_a_recomputed_layer_keeps_the_checkpoint(arch):
+    """Plain checkpointing (under 512 tokens): the recomputed layer's first fused norm saves the
+    checkpoint it was given, so the recompute is one hidden state less than the layer keeps."""
+    a = arch("llama 3.1 8b")
+    got = _note(
+        _train(a, "RTX 4090", method="qlora", engine="unsloth", context=256), "training_activations"
+    )
+    assert got["recompute"] == (got["layer_per_token"] - 2 * 4096) * 256
+    eager = _note(_train(a, "RTX 4090", method="qlora", context=256), "training_activations")
+    assert eager["recompute"] == eager["layer_per_token"] * 256  # an fp32 copy, not the input
+
+
+def test_unsloth_says_what_it_assumed(arch):
+    a = arch("llama 3.1 8b")
+    long = _train(a, "RTX 4090", method="qlora", engine="unsloth")
+    short = _train(a, "RTX 4090", method="qlora", engine="unsloth", context=256)
+    assert "unsloth_offload" in {n.key for n in long.assumptions}
+    assert "unsloth_kernels" in {n.key for n in short.assumptions}
+    liger = _train(a, "RTX 4090", method="qlora", liger=True)
+    assert "liger_kernels" in {n.key for n in liger.assumptions}
+    assert "liger_kernels" not in {n.key for n in _train(a, "RTX 4090", method="qlora").assumptions}
+
+
 def test_70b_qlora_on_one_48gb_card(arch):
     """Unsloth publishes 41 GB for 70B QLoRA; the plain recipe does not fit one 48 GB card."""
     a = arch("llama 3 70b")
