@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import text
 
 from storage import HardwareSpec, NewQuery, Storage, StorageError
-from tests.scratch import create_database, drop_database
 from tests.conftest import NO_POSTGRES, postgres_server
+from tests.scratch import create_database, drop_database
 
 SECRET = "s3cret-Passw0rd"
 GPU = HardwareSpec(gpu="GeForce RTX 4090", gpu_count=1, gpu_memory_gb=24)
