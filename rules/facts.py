@@ -271,6 +271,13 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ..
             if i.task == "training"
             else alternatives.inference(w, m, est)
         )
+    fused = alternatives.fused_loss(w, m, est) if m is not None else None
+    if fused is not None:
+        # Also for a run that fits: a fused loss frees memory for a longer context or batch.
+        alts.append(fused)
+        saved = est.per_device_bytes - fused.estimate.per_device_bytes
+        fact["fused_loss_saved_bytes"] = saved
+        fact["fused_loss_saved_pct"] = round(100 * saved / max(est.per_device_bytes, 1))
     fact.update(_alternative_fields(alts))
     fact.update(_cost_fields(rep, m))
     return Facts(fact, est, {a.name: a for a in alts}, recommended)

@@ -24,6 +24,10 @@ CLASSICAL_GPU_ROWS = 10_000_000
 SMALL_NET_M = 100
 POWER_CIRCUIT_W = 1440  # a 15 A, 120 V circuit: 1,800 W, 1,440 W continuous (80% rule, NEC 210.19)
 LONG_CONTEXT = 8192
+# A fused loss is worth a line when it frees at least this much of a GPU, in bytes and as a share
+# of what the run needs there: the logits of a long sequence, not a rounding.
+FUSED_LOSS_WORTH_BYTES = 1 << 30
+FUSED_LOSS_WORTH_PCT = 15
 # A context shorter than this cannot hold a system prompt, a question and an answer: a
 # "shorter context" that small is no fix worth offering.
 MIN_USEFUL_CONTEXT = 1024
@@ -209,6 +213,23 @@ RULES: tuple[Rule, ...] = (
         plan="cloud",
     ),
     # The training fit ladder, in the order to try it.
+    # One flag, no quality cost: first, also when the run fits (the room buys context), and
+    # whenever it makes a run fit that does not.
+    Rule(
+        "train_fused_loss",
+        19,
+        lambda: (
+            _llm()
+            & (m.task == "training")
+            & (m.fused_loss_saved_bytes >= FUSED_LOSS_WORTH_BYTES)
+            & (
+                (m.fused_loss_saved_pct >= FUSED_LOSS_WORTH_PCT)
+                | (_not_fitting() & (m.fused_loss_fits == 1))
+            )
+        ),
+        "fused_loss",
+        "ladder",
+    ),
     Rule("train_lora", 20, _training_step("lora"), "lora", "ladder"),
     Rule("train_qlora", 21, _training_step("qlora"), "qlora", "ladder"),
     Rule("train_checkpointing", 22, _training_step("checkpointing"), "checkpointing", "ladder"),

@@ -24,6 +24,7 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
         per_device=numbers.size(p.get("per_device_bytes", 0), lang),
         usable=numbers.size(p.get("usable_bytes", 0), lang),
         ram=numbers.size(p.get("ram_bytes", 0), lang),
+        saved=numbers.size(p.get("fused_loss_saved_bytes", 0), lang),
         data=numbers.size(p.get("data_bytes", 0), lang),
         params=numbers.count(p.get("params_m", 0) * 1e6, lang),
         rows=numbers.integer(p.get("rows", 0), lang),

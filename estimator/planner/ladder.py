@@ -13,6 +13,7 @@ from typing import Any
 from .. import engines, inverse
 from ..errors import EstimatorError
 from ..estimate import estimate
+from ..frameworks import FRAMEWORKS
 from ..hardware.types import Machine
 from ..precision import weight_format
 from ..result import Estimate
@@ -44,6 +45,17 @@ def _try(name: str, w: Workload, m: Machine | None, **params: Any) -> Alternativ
         return Alternative(name, w, m, estimate(w, m), params)
     except EstimatorError:
         return None
+
+
+def fused_loss(w: Workload, m: Machine, asked: Estimate) -> Alternative | None:
+    """The run with Liger's fused linear cross-entropy, on a framework that takes it and a loss
+    that keeps the logits of every token (transformers' cross-entropy upcasts them to fp32 and
+    keeps their gradient: about 12 bytes a token a vocabulary entry)."""
+    i = asked.inputs
+    framework = FRAMEWORKS.get(i.engine)
+    if i.task != "training" or i.liger or framework is None or "liger" not in framework.options:
+        return None
+    return _try("fused_loss", replace(w, liger=True), m)
 
 
 def training(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:
