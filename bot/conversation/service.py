@@ -4,12 +4,12 @@ stored. Knows no front end: the terminal and Telegram both call `handle`."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -22,11 +22,13 @@ from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, Pr
 from .. import answers
 from .. import lexicon as lx
 from ..i18n import Language, language, supported, t
-from ..model_source import needs_download
+from ..model_source import HubLimiter
+from ..model_source.lookups import HubLookups, shared_lookups
 from ..profile_text import describe
 from ..render import errors, numbers
 from . import compose, saved_hardware, team
 from .answer import LOCAL_FILES, answer
+from .budget import AnswerPool, OverBudget, shared_pool
 from .dialogue import State, Turn, step
 from .language import choose
 from .parse import MAX_TEXT, normalise, read, unreadable
@@ -41,6 +43,7 @@ from .slots import Draft
 STATE_MAX_AGE = timedelta(hours=12)
 GROUPS = ("group", "supergroup")
 LONG_TEXT = 300
+R = TypeVar("R")
 DETAILS = re.compile(r"^\s*/?" + lx.fragment("details") + r"\s*[.!?]?\s*$")
 
 
@@ -72,10 +75,33 @@ class _Context:
 class Conversation:
     """The conversation over one Storage."""
 
-    def __init__(self, storage: Storage, *, local_files: bool = False) -> None:
-        """`local_files`: questions may name a config.json on this machine (the terminal)."""
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        local_files: bool = False,
+        hub_limiter: HubLimiter | None = None,
+        pool: AnswerPool | None = None,
+        lookups: HubLookups | None = None,
+    ) -> None:
+        """`local_files`: questions may name a config.json on this machine (the terminal).
+        `hub_limiter`: each user's Hub lookups are limited by it (Telegram, where anyone may
+        name repositories); without it they are not (the terminal user's own machine)."""
         self.storage = storage
         self.local_files = local_files
+        self.hub_limiter = hub_limiter
+        self.pool = pool or shared_pool()
+        self.lookups = lookups or shared_lookups()
+
+    async def _work(
+        self, user: str | None, models: Iterable[str | None], work: Callable[..., R], *args: Any
+    ) -> R:
+        """`work(*args)` off the event loop within the answer's time budget (OverBudget past
+        it), once the Hub models among `models` are fetched within `user`'s limit."""
+        limiter = self.hub_limiter
+        allowed = None if limiter is None or user is None else partial(limiter.allow, user)
+        await self.lookups.fetch(models, allowed)
+        return await self.pool.run(work, *args)
 
     @contextmanager
     def _for_reader(self, prefs: Preferences) -> Iterator[None]:
@@ -125,10 +151,12 @@ class Conversation:
         with self._for_reader(c.prefs):
             try:
                 prepared = self._prepared(c.state.draft, c.prefs, ())
-                outcome = await _off_loop(c.state.draft.model, answer, *prepared)
+                outcome = await self._work(_user(c.user), _models(c.state.draft), answer, *prepared)
                 reply = compose.answered(outcome, [], c.lang)
             except EstimatorError as exc:
                 return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
+            except OverBudget:
+                return Reply(status="error", language=c.lang, text=t("reply.over_budget", c.lang))
         if name == "all":
             sections = compose.all_recommendations(outcome, c.lang)
         elif outcome.workload is not None:
@@ -157,7 +185,10 @@ class Conversation:
             return await self._view(c, "why")
         # Reading takes about 1 ms for a question and up to ~0.2 s for 2,000 characters of
         # noise (bench/parse_speed.py): a long message is read off the event loop.
-        reading = await asyncio.to_thread(read, text) if len(text) > LONG_TEXT else read(text)
+        try:
+            reading = await self.pool.run(read, text) if len(text) > LONG_TEXT else read(text)
+        except OverBudget:
+            return Reply(status="error", language=c.lang, text=t("reply.over_budget", c.lang))
         lang = choose(normalise(text), c.state.language or c.prefs.language, c.lang)
         if reading.refused:
             return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
@@ -197,12 +228,29 @@ class Conversation:
         if turn.kept_hardware:
             notes.append(Note("kept_hardware", {"hardware": _machine_words(state.draft)}))
         profile_text = (profile.text or profile.name) if turn.from_profile and profile else None
-        reply = await _off_loop(
-            state.draft.model, self._reply, turn, profile_text, c.prefs, lang, tuple(notes)
-        )
+        try:
+            reply = await self._work(
+                _user(c.user),
+                _models(state.draft),
+                self._reply,
+                turn,
+                profile_text,
+                c.prefs,
+                lang,
+                tuple(notes),
+            )
+        except EstimatorError as exc:
+            text = errors.message(exc, lang)
+            return Reply(status="error", language=lang, text=text, parsed=state.draft)
+        except OverBudget:
+            text = t("reply.over_budget", lang)
+            return Reply(status="error", language=lang, text=text, parsed=state.draft)
         if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
-            found = team.lines(team.verdicts(reply.parsed, pool), lang)
+            try:
+                found = team.lines(await self.pool.run(team.verdicts, reply.parsed, pool), lang)
+            except OverBudget:
+                found = [t("reply.over_budget", lang)]
             reply = reply.with_section(
                 Section(kind="team", items=[Item(text=line) for line in found])
             )
@@ -289,15 +337,27 @@ class Conversation:
             )
         return reply.model_copy(update={"units": c.prefs.units, "charts": c.prefs.charts})
 
-    async def preview(self, text: str, lang: Language | None = None) -> Reply:
+    async def preview(
+        self, text: str, lang: Language | None = None, user: str | None = None
+    ) -> Reply:
         """The answer to `text` on its own, stored nowhere and without anyone's saved
-        hardware: what an inline answer shows in a chat where others read it."""
-        reading = read(text)
-        turn = step(State(), reading, text)
-        reader = language(reading.draft.language or lang)
+        hardware: what an inline answer shows in a chat where others read it. `user` (as
+        "platform:id") is whose Hub lookups it counts against."""
+        reader = language(lang)
         prefs = Preferences()
-        with self._for_reader(prefs):
-            return await _off_loop(turn.state.draft.model, self._reply, turn, None, prefs, reader)
+        try:
+            reading = await self.pool.run(read, text)
+            turn = step(State(), reading, text)
+            reader = language(reading.draft.language or lang)
+            with self._for_reader(prefs):
+                draft = turn.state.draft
+                return await self._work(
+                    user, _models(draft), self._reply, turn, None, prefs, reader
+                )
+        except EstimatorError as exc:
+            return Reply(status="error", language=reader, text=errors.message(exc, reader))
+        except OverBudget:
+            return Reply(status="error", language=reader, text=t("reply.over_budget", reader))
 
     async def who_can(self, message: Incoming) -> Reply:
         """Which of the team's machines can run the question in `message`."""
@@ -305,7 +365,10 @@ class Conversation:
         why = unreadable(message.text)
         if why is not None:
             return Reply(status="error", language=c.lang, text=t(f"unreadable.{why}", c.lang))
-        reading = read(message.text)
+        try:
+            reading = await self.pool.run(read, message.text)
+        except OverBudget:
+            return Reply(status="error", language=c.lang, text=t("reply.over_budget", c.lang))
         lang = choose(normalise(message.text), c.state.language or c.prefs.language, c.lang)
         if reading.refused:
             return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
@@ -315,7 +378,13 @@ class Conversation:
         if turn.missing:
             return compose.question(turn, lang)
         pool = await team.machines(self.storage, c.chat.id, lang)
-        found = await _off_loop(turn.state.draft.model, team.verdicts, turn.state.draft, pool)
+        draft = turn.state.draft
+        try:
+            found = await self._work(_user(c.user), _models(draft), team.verdicts, draft, pool)
+        except EstimatorError as exc:
+            return Reply(status="error", language=lang, text=errors.message(exc, lang))
+        except OverBudget:
+            return Reply(status="error", language=lang, text=t("reply.over_budget", lang))
         return Reply(
             status="answered",
             language=lang,
@@ -363,15 +432,14 @@ class Conversation:
         return compose.answered(outcome, found, lang)
 
 
-R = TypeVar("R")
+def _user(user: User) -> str:
+    """Whose Hub lookups an answer counts against."""
+    return f"{user.platform}:{user.external_id}"
 
 
-async def _off_loop(model: str | None, work: Callable[..., R], *args: Any) -> R:
-    """`work(*args)`; in a thread when it may download `model` from the Hub, which on the event
-    loop would stall every other chat. The thread sees this context (units, files)."""
-    if model and needs_download(model):
-        return await asyncio.to_thread(work, *args)
-    return work(*args)
+def _models(draft: Draft) -> list[str | None]:
+    """The models a question names: its own and those of the options it compares."""
+    return [draft.model, *(option.model for option in draft.compare or ())]
 
 
 def _chosen(state: State, text: str) -> str:

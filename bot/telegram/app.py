@@ -30,6 +30,7 @@ from storage.locks import advisory_lock
 
 from ..conversation.service import Conversation
 from ..i18n import LANGUAGES, t
+from ..model_source import HubLimiter
 from . import gate
 from .account_handlers import AccountHandlers
 from .charts import Charts
@@ -100,7 +101,8 @@ class TelegramBot:
 
     def _handlers(self) -> None:
         app, storage, sender = self.app, self.storage, self.sender
-        conversation = Conversation(storage)
+        # Anyone may name a Hub repository in Telegram: each user's lookups are limited.
+        conversation = Conversation(storage, hub_limiter=HubLimiter())
         chat = ChatHandlers(conversation, storage, sender)
         account = AccountHandlers(storage, sender)
         teams = TeamHandlers(storage, conversation, sender)
