@@ -2,13 +2,14 @@
 free for the next), the reader gets one line in their language, and nothing is lost."""
 
 import asyncio
+import contextlib
 import threading
 import time
 
 import pytest
 
-from bot.conversation.budget import AnswerPool, OverBudget
 from bot.conversation import service
+from bot.conversation.budget import AnswerPool, OverBudget
 from bot.conversation.service import Conversation
 from bot.render import numbers
 from tests.bot.conversation.talk import message
@@ -42,10 +43,8 @@ async def test_stops_at_any_moment_leave_every_worker_working():
     pool = AnswerPool(workers=2, budget_s=0)
     for i in range(200):  # stopped before, while and just after running
         pool.budget_s = 0.0005 * (i % 7)
-        try:
+        with contextlib.suppress(OverBudget):
             await pool.run(sum, range(20_000))
-        except OverBudget:
-            pass
     pool.budget_s = 5
     assert await asyncio.gather(*(pool.run(abs, -i) for i in range(20))) == list(range(20))
 
