@@ -5,30 +5,29 @@ stored. Knows no front end: the terminal and Telegram both call `handle`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from estimator.errors import EstimatorError
 from estimator.result import Note
 from storage import Storage
-from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, Profile, User
+from storage.schemas import Chat, ChatType, NewQuery, Platform, Profile, User
 
 from .. import answers
 from .. import lexicon as lx
 from ..i18n import Language, language, supported, t
 from ..model_source import HubLimiter
-from ..model_source.lookups import HubLookups, shared_lookups
+from ..model_source.lookups import HubLookups
 from ..profile_text import describe
-from ..render import errors, numbers
+from ..render import numbers
 from . import compose, saved_hardware, team
 from .answer import LOCAL_FILES, answer
-from .budget import AnswerPool, OverBudget, shared_pool
+from .budget import AnswerPool, OverBudget
 from .dialogue import State, Turn, step
 from .language import choose
 from .parse import MAX_TEXT, normalise, read, unreadable
@@ -38,12 +37,12 @@ from .refine import refinements
 from .reply import Item, Reply, Section
 from .saved_hardware import profile_draft
 from .slots import Draft
+from .working import Work, asker, failed
 
 # A question left half-answered this long ago no longer captures the next message.
 STATE_MAX_AGE = timedelta(hours=12)
 GROUPS = ("group", "supergroup")
 LONG_TEXT = 300
-R = TypeVar("R")
 DETAILS = re.compile(r"^\s*/?" + lx.fragment("details") + r"\s*[.!?]?\s*$")
 
 
@@ -89,19 +88,8 @@ class Conversation:
         name repositories); without it they are not (the terminal user's own machine)."""
         self.storage = storage
         self.local_files = local_files
-        self.hub_limiter = hub_limiter
-        self.pool = pool or shared_pool()
-        self.lookups = lookups or shared_lookups()
-
-    async def _work(
-        self, user: str | None, models: Iterable[str | None], work: Callable[..., R], *args: Any
-    ) -> R:
-        """`work(*args)` off the event loop within the answer's time budget (OverBudget past
-        it), once the Hub models among `models` are fetched within `user`'s limit."""
-        limiter = self.hub_limiter
-        allowed = None if limiter is None or user is None else partial(limiter.allow, user)
-        await self.lookups.fetch(models, allowed)
-        return await self.pool.run(work, *args)
+        self.work = Work(hub_limiter, pool, lookups)
+        self.pool = self.work.pool
 
     @contextmanager
     def _for_reader(self, prefs: Preferences) -> Iterator[None]:
@@ -151,12 +139,10 @@ class Conversation:
         with self._for_reader(c.prefs):
             try:
                 prepared = self._prepared(c.state.draft, c.prefs, ())
-                outcome = await self._work(_user(c.user), _models(c.state.draft), answer, *prepared)
+                outcome = await self.work(asker(c.user), c.state.draft, answer, *prepared)
                 reply = compose.answered(outcome, [], c.lang)
-            except EstimatorError as exc:
-                return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
-            except OverBudget:
-                return Reply(status="error", language=c.lang, text=t("reply.over_budget", c.lang))
+            except (EstimatorError, OverBudget) as exc:
+                return failed(exc, c.lang)
         if name == "all":
             sections = compose.all_recommendations(outcome, c.lang)
         elif outcome.workload is not None:
@@ -187,8 +173,8 @@ class Conversation:
         # noise (bench/parse_speed.py): a long message is read off the event loop.
         try:
             reading = await self.pool.run(read, text) if len(text) > LONG_TEXT else read(text)
-        except OverBudget:
-            return Reply(status="error", language=c.lang, text=t("reply.over_budget", c.lang))
+        except OverBudget as exc:
+            return failed(exc, c.lang)
         lang = choose(normalise(text), c.state.language or c.prefs.language, c.lang)
         if reading.refused:
             return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
@@ -222,16 +208,16 @@ class Conversation:
                 c.chat.id, c.user.id, state.model_dump(mode="json", exclude_defaults=True)
             )
             if turn.act == "own_hardware" and reading is not None:
-                return await self._save_machine(c, reading, text, lang)
+                return await saved_hardware.save(self.storage, c.user.id, reading, text, lang)
             return compose.info(turn.act, lang, state.draft)
         notes = [profile_note] if profile_note and turn.from_profile else []
         if turn.kept_hardware:
             notes.append(Note("kept_hardware", {"hardware": _machine_words(state.draft)}))
         profile_text = (profile.text or profile.name) if turn.from_profile and profile else None
         try:
-            reply = await self._work(
-                _user(c.user),
-                _models(state.draft),
+            reply = await self.work(
+                asker(c.user),
+                state.draft,
                 self._reply,
                 turn,
                 profile_text,
@@ -239,12 +225,8 @@ class Conversation:
                 lang,
                 tuple(notes),
             )
-        except EstimatorError as exc:
-            text = errors.message(exc, lang)
-            return Reply(status="error", language=lang, text=text, parsed=state.draft)
-        except OverBudget:
-            text = t("reply.over_budget", lang)
-            return Reply(status="error", language=lang, text=text, parsed=state.draft)
+        except (EstimatorError, OverBudget) as exc:
+            return failed(exc, lang, state.draft)
         if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
             try:
@@ -288,39 +270,6 @@ class Conversation:
             return found, Note("from_named_profile", {"name": found.name, "hardware": hardware})
         return None, None
 
-    async def _save_machine(
-        self, c: _Context, reading: Reading, text: str, lang: Language
-    ) -> Reply:
-        """ "my computer has an RTX 4090 and 64GB RAM": saved as a profile (the first one
-        becomes the default), so later questions without hardware use it."""
-        from storage import StorageError
-
-        from ..commands.profile import storage_message
-        from ..profile_text import parse as read_profile
-
-        try:
-            # The profile reader (the one `profile set` uses) gives the cards, RAM and CPU.
-            found = read_profile(text)
-            spec = HardwareSpec.model_validate(found.model_dump(exclude={"label"}))
-        except EstimatorError as exc:
-            return Reply(status="error", language=lang, text=errors.message(exc, lang))
-        except (StorageError, ValidationError):
-            return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
-        if spec.is_empty:
-            return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
-        name = reading.profile_label or found.suggested_name()
-        try:
-            profile = await self.storage.profiles.save(c.user.id, name, spec, text=text[:200])
-        except StorageError as exc:
-            return Reply(status="error", language=lang, text=storage_message(exc, lang))
-        key = "act.own_hardware_default" if profile.is_default else "act.own_hardware_saved"
-        return Reply(
-            status="info",
-            language=lang,
-            text=t(key, lang, name=profile.name, hardware=describe(profile.hardware, lang)),
-            parsed=reading.draft,
-        )
-
     async def shared(self, message: Incoming, inputs: dict[str, Any]) -> Reply:
         """The answer to a question someone shared (`inputs`: the question as it was answered,
         `message.text` its words), for the reader of `message`, in their chat: stored as their
@@ -351,13 +300,9 @@ class Conversation:
             reader = language(reading.draft.language or lang)
             with self._for_reader(prefs):
                 draft = turn.state.draft
-                return await self._work(
-                    user, _models(draft), self._reply, turn, None, prefs, reader
-                )
-        except EstimatorError as exc:
-            return Reply(status="error", language=reader, text=errors.message(exc, reader))
-        except OverBudget:
-            return Reply(status="error", language=reader, text=t("reply.over_budget", reader))
+                return await self.work(user, draft, self._reply, turn, None, prefs, reader)
+        except (EstimatorError, OverBudget) as exc:
+            return failed(exc, reader)
 
     async def who_can(self, message: Incoming) -> Reply:
         """Which of the team's machines can run the question in `message`."""
@@ -367,8 +312,8 @@ class Conversation:
             return Reply(status="error", language=c.lang, text=t(f"unreadable.{why}", c.lang))
         try:
             reading = await self.pool.run(read, message.text)
-        except OverBudget:
-            return Reply(status="error", language=c.lang, text=t("reply.over_budget", c.lang))
+        except OverBudget as exc:
+            return failed(exc, c.lang)
         lang = choose(normalise(message.text), c.state.language or c.prefs.language, c.lang)
         if reading.refused:
             return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
@@ -380,11 +325,9 @@ class Conversation:
         pool = await team.machines(self.storage, c.chat.id, lang)
         draft = turn.state.draft
         try:
-            found = await self._work(_user(c.user), _models(draft), team.verdicts, draft, pool)
-        except EstimatorError as exc:
-            return Reply(status="error", language=lang, text=errors.message(exc, lang))
-        except OverBudget:
-            return Reply(status="error", language=lang, text=t("reply.over_budget", lang))
+            found = await self.work(asker(c.user), draft, team.verdicts, draft, pool)
+        except (EstimatorError, OverBudget) as exc:
+            return failed(exc, lang)
         return Reply(
             status="answered",
             language=lang,
@@ -426,20 +369,8 @@ class Conversation:
                 else []
             )
         except EstimatorError as exc:
-            return Reply(
-                status="error", language=lang, text=errors.message(exc, lang), parsed=draft
-            )
+            return failed(exc, lang, draft)
         return compose.answered(outcome, found, lang)
-
-
-def _user(user: User) -> str:
-    """Whose Hub lookups an answer counts against."""
-    return f"{user.platform}:{user.external_id}"
-
-
-def _models(draft: Draft) -> list[str | None]:
-    """The models a question names: its own and those of the options it compares."""
-    return [draft.model, *(option.model for option in draft.compare or ())]
 
 
 def _chosen(state: State, text: str) -> str:

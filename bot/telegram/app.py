@@ -4,6 +4,7 @@ started (the outbox, pruning, chart workers)."""
 
 from __future__ import annotations
 
+import gc
 import logging
 from functools import partial
 
@@ -152,6 +153,10 @@ class TelegramBot:
         """Takes updates: long polling, or (webhook) from the server feeding `app`."""
         await self.app.start()
         self.charts.start()
+        # What is loaded by now (catalogs, rules, PTB) lives as long as the process: frozen,
+        # the garbage collector's full passes skip it; unfrozen, one of them took ~0.1 s of
+        # the event loop (measured in tests/bot/conversation/test_service_properties.py).
+        gc.freeze()
         await introduce(self.app)
         await self.outbox.start()
         self.housekeeping.start()
