@@ -1,12 +1,21 @@
-"""Saved hardware: a profile as the slots a message would fill, and which saved profile a
-question names ("on my mac")."""
+"""Saved hardware: a profile as the slots a message would fill, which saved profile a question
+names ("on my mac"), and a machine a message describes saved as a profile."""
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
+from estimator.errors import EstimatorError
 from estimator.hardware.catalog import cpu_named, find_gpu
+from storage import Storage, StorageError
 from storage.schemas import HardwareSpec, Profile
 
+from ..i18n import Language, t
 from ..lexicon import pattern
+from ..profile_text import describe
+from ..render import errors
+from .reading import Reading
+from .reply import Reply
 from .slots import Draft
 
 
@@ -57,3 +66,35 @@ def find(profiles: list[Profile], named: str) -> Profile | None:
 def generic(named: str) -> bool:
     """Words that name no machine in particular ("my computer", "mijn pc"): the default."""
     return bool(pattern("generic_machine").fullmatch(named.split()[0]))
+
+
+async def save(
+    storage: Storage, user_id: int, reading: Reading, text: str, lang: Language
+) -> Reply:
+    """ "my computer has an RTX 4090 and 64GB RAM": saved as a profile (the first one
+    becomes the default), so later questions without hardware use it."""
+    from ..profile_text import parse as read_profile
+    from ..render.errors import storage_message
+
+    try:
+        # The profile reader (the one `profile set` uses) gives the cards, RAM and CPU.
+        found = read_profile(text)
+        spec = HardwareSpec.model_validate(found.model_dump(exclude={"label"}))
+    except EstimatorError as exc:
+        return Reply(status="error", language=lang, text=errors.message(exc, lang))
+    except (StorageError, ValidationError):
+        return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
+    if spec.is_empty:
+        return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
+    name = reading.profile_label or found.suggested_name()
+    try:
+        profile = await storage.profiles.save(user_id, name, spec, text=text[:200])
+    except StorageError as exc:
+        return Reply(status="error", language=lang, text=storage_message(exc, lang))
+    key = "act.own_hardware_default" if profile.is_default else "act.own_hardware_saved"
+    return Reply(
+        status="info",
+        language=lang,
+        text=t(key, lang, name=profile.name, hardware=describe(profile.hardware, lang)),
+        parsed=reading.draft,
+    )

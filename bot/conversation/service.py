@@ -4,27 +4,27 @@ stored. Knows no front end: the terminal and Telegram both call `handle`."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
 from estimator.errors import EstimatorError
 from estimator.result import Note
 from storage import Storage
-from storage.schemas import Chat, ChatType, HardwareSpec, NewQuery, Platform, Profile, User
+from storage.schemas import Chat, ChatType, NewQuery, Platform, Profile, User
 
 from .. import lexicon as lx
 from .. import sizing
 from ..i18n import Language, language, supported, t
-from ..model_source import needs_download
+from ..model_source import HubLimiter
+from ..model_source.lookups import HubLookups
 from ..profile_text import describe
-from ..render import errors, numbers
+from ..render import numbers
 from . import compose, saved_hardware, team
 from .answer import LOCAL_FILES, answer
 from .dialogue import State, Turn, step
@@ -36,6 +36,8 @@ from .refine import refinements
 from .reply import Item, Reply, Section
 from .saved_hardware import profile_draft
 from .slots import Draft
+from .time_budget import AnswerPool, OverBudget
+from .working import Work, asker, failed
 
 # A question left half-answered this long ago no longer captures the next message.
 STATE_MAX_AGE = timedelta(hours=12)
@@ -72,10 +74,22 @@ class _Context:
 class Conversation:
     """The conversation over one Storage."""
 
-    def __init__(self, storage: Storage, *, local_files: bool = False) -> None:
-        """`local_files`: questions may name a config.json on this machine (the terminal)."""
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        local_files: bool = False,
+        hub_limiter: HubLimiter | None = None,
+        pool: AnswerPool | None = None,
+        lookups: HubLookups | None = None,
+    ) -> None:
+        """`local_files`: questions may name a config.json on this machine (the terminal).
+        `hub_limiter`: each user's Hub lookups are limited by it (Telegram, where anyone may
+        name repositories); without it they are not (the terminal user's own machine)."""
         self.storage = storage
         self.local_files = local_files
+        self.work = Work(hub_limiter, pool, lookups)
+        self.pool = self.work.pool
 
     @contextmanager
     def _for_reader(self, prefs: Preferences) -> Iterator[None]:
@@ -125,10 +139,10 @@ class Conversation:
         with self._for_reader(c.prefs):
             try:
                 prepared = self._prepared(c.state.draft, c.prefs, ())
-                outcome = await _off_loop(c.state.draft.model, answer, *prepared)
+                outcome = await self.work(asker(c.user), c.state.draft, answer, *prepared)
                 reply = compose.answered(outcome, [], c.lang)
-            except EstimatorError as exc:
-                return Reply(status="error", language=c.lang, text=errors.message(exc, c.lang))
+            except (EstimatorError, OverBudget) as exc:
+                return failed(exc, c.lang)
         if name == "all":
             sections = compose.all_recommendations(outcome, c.lang)
         elif outcome.workload is not None:
@@ -157,7 +171,10 @@ class Conversation:
             return await self._view(c, "why")
         # Reading takes about 1 ms for a question and up to ~0.2 s for 2,000 characters of
         # noise (bench/parse_speed.py): a long message is read off the event loop.
-        reading = await asyncio.to_thread(read, text) if len(text) > LONG_TEXT else read(text)
+        try:
+            reading = await self.pool.run(read, text) if len(text) > LONG_TEXT else read(text)
+        except OverBudget as exc:
+            return failed(exc, c.lang)
         lang = choose(normalise(text), c.state.language or c.prefs.language, c.lang)
         if reading.refused:
             return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
@@ -191,18 +208,31 @@ class Conversation:
                 c.chat.id, c.user.id, state.model_dump(mode="json", exclude_defaults=True)
             )
             if turn.act == "own_hardware" and reading is not None:
-                return await self._save_machine(c, reading, text, lang)
+                return await saved_hardware.save(self.storage, c.user.id, reading, text, lang)
             return compose.info(turn.act, lang, state.draft)
         notes = [profile_note] if profile_note and turn.from_profile else []
         if turn.kept_hardware:
             notes.append(Note("kept_hardware", {"hardware": _machine_words(state.draft)}))
         profile_text = (profile.text or profile.name) if turn.from_profile and profile else None
-        reply = await _off_loop(
-            state.draft.model, self._reply, turn, profile_text, c.prefs, lang, tuple(notes)
-        )
+        try:
+            reply = await self.work(
+                asker(c.user),
+                state.draft,
+                self._reply,
+                turn,
+                profile_text,
+                c.prefs,
+                lang,
+                tuple(notes),
+            )
+        except (EstimatorError, OverBudget) as exc:
+            return failed(exc, lang, state.draft)
         if c.chat.type in GROUPS and reply.about_one_workload:
             pool = await team.machines(self.storage, c.chat.id, lang)
-            found = team.lines(team.verdicts(reply.parsed, pool), lang)
+            try:
+                found = team.lines(await self.pool.run(team.verdicts, reply.parsed, pool), lang)
+            except OverBudget:
+                found = [t("reply.over_budget", lang)]
             reply = reply.with_section(
                 Section(kind="team", items=[Item(text=line) for line in found])
             )
@@ -240,39 +270,6 @@ class Conversation:
             return found, Note("from_named_profile", {"name": found.name, "hardware": hardware})
         return None, None
 
-    async def _save_machine(
-        self, c: _Context, reading: Reading, text: str, lang: Language
-    ) -> Reply:
-        """ "my computer has an RTX 4090 and 64GB RAM": saved as a profile (the first one
-        becomes the default), so later questions without hardware use it."""
-        from storage import StorageError
-
-        from ..profile_text import parse as read_profile
-        from ..render.errors import storage_message
-
-        try:
-            # The profile reader (the one `profile set` uses) gives the cards, RAM and CPU.
-            found = read_profile(text)
-            spec = HardwareSpec.model_validate(found.model_dump(exclude={"label"}))
-        except EstimatorError as exc:
-            return Reply(status="error", language=lang, text=errors.message(exc, lang))
-        except (StorageError, ValidationError):
-            return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
-        if spec.is_empty:
-            return Reply(status="error", language=lang, text=t("act.own_hardware_incomplete", lang))
-        name = reading.profile_label or found.suggested_name()
-        try:
-            profile = await self.storage.profiles.save(c.user.id, name, spec, text=text[:200])
-        except StorageError as exc:
-            return Reply(status="error", language=lang, text=storage_message(exc, lang))
-        key = "act.own_hardware_default" if profile.is_default else "act.own_hardware_saved"
-        return Reply(
-            status="info",
-            language=lang,
-            text=t(key, lang, name=profile.name, hardware=describe(profile.hardware, lang)),
-            parsed=reading.draft,
-        )
-
     async def shared(self, message: Incoming, inputs: dict[str, Any]) -> Reply:
         """The answer to a question someone shared (`inputs`: the question as it was answered,
         `message.text` its words), for the reader of `message`, in their chat: stored as their
@@ -289,15 +286,23 @@ class Conversation:
             )
         return reply.model_copy(update={"units": c.prefs.units, "charts": c.prefs.charts})
 
-    async def preview(self, text: str, lang: Language | None = None) -> Reply:
+    async def preview(
+        self, text: str, lang: Language | None = None, user: str | None = None
+    ) -> Reply:
         """The answer to `text` on its own, stored nowhere and without anyone's saved
-        hardware: what an inline answer shows in a chat where others read it."""
-        reading = read(text)
-        turn = step(State(), reading, text)
-        reader = language(reading.draft.language or lang)
+        hardware: what an inline answer shows in a chat where others read it. `user` (as
+        "platform:id") is whose Hub lookups it counts against."""
+        reader = language(lang)
         prefs = Preferences()
-        with self._for_reader(prefs):
-            return await _off_loop(turn.state.draft.model, self._reply, turn, None, prefs, reader)
+        try:
+            reading = await self.pool.run(read, text)
+            turn = step(State(), reading, text)
+            reader = language(reading.draft.language or lang)
+            with self._for_reader(prefs):
+                draft = turn.state.draft
+                return await self.work(user, draft, self._reply, turn, None, prefs, reader)
+        except (EstimatorError, OverBudget) as exc:
+            return failed(exc, reader)
 
     async def who_can(self, message: Incoming) -> Reply:
         """Which of the team's machines can run the question in `message`."""
@@ -305,7 +310,10 @@ class Conversation:
         why = unreadable(message.text)
         if why is not None:
             return Reply(status="error", language=c.lang, text=t(f"unreadable.{why}", c.lang))
-        reading = read(message.text)
+        try:
+            reading = await self.pool.run(read, message.text)
+        except OverBudget as exc:
+            return failed(exc, c.lang)
         lang = choose(normalise(message.text), c.state.language or c.prefs.language, c.lang)
         if reading.refused:
             return Reply(status="error", language=lang, text=refusal(reading.refused[0], lang))
@@ -315,7 +323,11 @@ class Conversation:
         if turn.missing:
             return compose.question(turn, lang)
         pool = await team.machines(self.storage, c.chat.id, lang)
-        found = await _off_loop(turn.state.draft.model, team.verdicts, turn.state.draft, pool)
+        draft = turn.state.draft
+        try:
+            found = await self.work(asker(c.user), draft, team.verdicts, draft, pool)
+        except (EstimatorError, OverBudget) as exc:
+            return failed(exc, lang)
         return Reply(
             status="answered",
             language=lang,
@@ -357,21 +369,8 @@ class Conversation:
                 else []
             )
         except EstimatorError as exc:
-            return Reply(
-                status="error", language=lang, text=errors.message(exc, lang), parsed=draft
-            )
+            return failed(exc, lang, draft)
         return compose.answered(outcome, found, lang)
-
-
-R = TypeVar("R")
-
-
-async def _off_loop(model: str | None, work: Callable[..., R], *args: Any) -> R:
-    """`work(*args)`; in a thread when it may download `model` from the Hub, which on the event
-    loop would stall every other chat. The thread sees this context (units, files)."""
-    if model and needs_download(model):
-        return await asyncio.to_thread(work, *args)
-    return work(*args)
 
 
 def _chosen(state: State, text: str) -> str:

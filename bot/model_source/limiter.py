@@ -9,7 +9,12 @@ from collections import OrderedDict
 
 
 class HubLimiter:
-    """`allow(key)` is True for at most `burst` lookups at once and `per_minute` a minute."""
+    """`allow(key)` is True for at most `burst` lookups at once and `per_minute` a minute.
+
+    The defaults leave a person comparing a few fine-tunes of their own untouched (a lookup is
+    only spent on a repository the process has not fetched lately, see lookups.HubLookups)
+    while a script naming repository after repository costs the Hub one request every 10 s;
+    `max_keys` bounds the memory the buckets take (about 100 bytes each)."""
 
     def __init__(self, per_minute: float = 6, burst: int = 3, max_keys: int = 10_000) -> None:
         self._rate = per_minute / 60

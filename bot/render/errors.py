@@ -32,7 +32,9 @@ def _shown(name: str, value: Any, lang: str) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         # str() of a 5,000-digit integer raises (Python's int_max_str_digits).
         return "> 10^30" if abs(value) >= 10**30 else str(value)
-    return str(value)[:_MAX_VALUE]
+    # A lone surrogate (bytes of argv that are not UTF-8, as Python decodes them) cannot be
+    # printed: shown as "?" so that the line about it can.
+    return str(value)[:_MAX_VALUE].encode("utf-8", "replace").decode("utf-8")
 
 
 def message(error: EstimatorError | StorageError, lang: str) -> str:

@@ -24,6 +24,7 @@ from typing import Any
 
 from estimator.result import Estimate
 
+from ..conversation import time_budget
 from ..conversation.reply import Reply
 from ..render import numbers
 
@@ -166,7 +167,11 @@ class Charts:
         if key in self._kept:
             self._kept.move_to_end(key)
             return ChartJob(key, None, reply.language, reply.units, None)
-        drawing = reply.drawing()
+        # The drawing's memory-against-context curve takes a dozen estimates: off the loop.
+        try:
+            drawing = await time_budget.shared_pool().run(reply.drawing)
+        except time_budget.OverBudget:
+            return None
         if drawing is None:
             return None
         return ChartJob(key, drawing.estimate, reply.language, reply.units, drawing.curve)

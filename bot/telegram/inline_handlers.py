@@ -52,7 +52,7 @@ class InlineHandlers:
         if not text:
             await self._reply(update, [], t("tg.inline.ask", lang), START_PAYLOAD)
             return
-        reply = await self.conversation.preview(text, lang)
+        reply = await self.conversation.preview(text, lang, f"telegram:{user_key(update)}")
         if not reply.about_one_workload:
             # A question back ("which GPU?") or a list: better asked in the private chat.
             await self._reply(update, [], t("tg.inline.incomplete", lang), START_PAYLOAD)
