@@ -64,8 +64,10 @@ def _estimate_args(p: argparse.ArgumentParser, model_required: bool = True) -> N
     )
     p.add_argument(
         "--engine",
-        help="inference: transformers, vllm, llama.cpp (ollama); training: transformers, unsloth, "
-        "torchtune, axolotl, llama-factory, deepspeed, fsdp",
+        # Written out: importing the registries would cost every command's start-up 0.1 s;
+        # tests/bot/test_cli.py checks the lists against them.
+        help="inference: transformers, vllm, sglang, mlx, llama.cpp, ollama, exllamav2; training: "
+        "transformers, unsloth, torchtune, axolotl, llama-factory, deepspeed, fsdp",
     )
     p.add_argument(
         "--optimizer", help="adamw, paged_adamw, adamw_8bit, paged_adamw_8bit, sgd, adafactor"
