@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .vocabulary import Verdict
+from .vocabulary import DeviceKind, Method, Task, Verdict
 
 COMPONENTS = (
     "weights",
@@ -103,8 +103,8 @@ class Inputs:
     model: str
     params: int
     active_params: int
-    task: str
-    method: str
+    task: Task
+    method: Method
     precision: str
     kv_precision: str | None
     context: int
@@ -119,7 +119,7 @@ class Inputs:
     zero: int
     offload: bool
     machine: str | None
-    machine_kind: str | None
+    machine_kind: DeviceKind | None
     gpu_count: int
     device_memory_bytes: int | None
     gpu_memory_utilization: float = 0.9  # the share vLLM/SGLang may take of each GPU

@@ -10,7 +10,7 @@ from .frameworks import ALIASES as FRAMEWORK_ALIASES
 from .frameworks import FRAMEWORKS
 from .frameworks.validation import validate_training
 from .models.types import Architecture
-from .vocabulary import MAX_CONTEXT, MAX_SEQUENCES, METHODS, TASKS
+from .vocabulary import MAX_CONTEXT, MAX_SEQUENCES, METHODS, TASKS, Method, Task
 
 __all__ = ["Workload", "validate"]
 
@@ -46,8 +46,8 @@ class Workload:
     """A question about one model. None means "use the stated default"."""
 
     model: Architecture
-    task: str
-    method: str | None = None
+    task: Task
+    method: Method | None = None
     precision: str | None = None
     kv_precision: str | None = None
     context: int | None = None

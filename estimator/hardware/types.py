@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ..result import Note
-from ..vocabulary import GIB
+from ..vocabulary import GIB, DeviceKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,7 @@ class Machine:
     cards. `cards` is empty when all `count` GPUs are the same `gpu`.
     """
 
-    kind: str  # gpu, apple, cpu
+    kind: DeviceKind
     name: str
     device_bytes: int
     count: int = 1

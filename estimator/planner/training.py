@@ -15,11 +15,11 @@ from ..errors import EstimatorError
 from ..estimate import estimate
 from ..hardware.types import Machine
 from ..result import Estimate, Inputs
-from ..vocabulary import FITTING
+from ..vocabulary import FITTING, Method
 from ..workload import Workload
 from .inference import Option
 
-METHODS = ("full", "lora", "qlora")
+METHODS: tuple[Method, ...] = ("full", "lora", "qlora")
 # Adapters on several GPUs replicate only the frozen base and the small adapter states, which is
 # what PEFT's multi-GPU examples run (DDP); full fine-tuning is sharded.
 _SHARDED: tuple[dict[str, Any], ...] = (
@@ -75,7 +75,9 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     # The asked method and the lighter ones: someone asking about QLoRA is not sent to a full
     # fine-tune.
     lightest = METHODS.index(w.method) if w.method in METHODS else 0
-    methods = [w.method] if w.method and asked is not None and asked.verdict in FITTING else []
+    methods: list[Method] = (
+        [w.method] if w.method and asked is not None and asked.verdict in FITTING else []
+    )
     methods += [x for x in METHODS[lightest:] if x not in methods]
     for method in methods:
         base = replace(w, method=method, precision=None if method != w.method else w.precision)
