@@ -160,16 +160,16 @@ def bare_size(text: str) -> str | None:
     return f"{number}{unit.upper()}"
 
 
-def _windows(words: list[str]) -> list[tuple[str, str | None]]:
-    """Runs of words, longest first, each with the word that follows it."""
+def _windows(words: list[str]) -> list[tuple[int, int, str, str | None]]:
+    """Runs of words, longest first: (start, end, the words, the word that follows)."""
     spans = []
     for size in range(min(MAX_WINDOW, len(words)), 0, -1):
         for start in range(len(words) - size + 1):
             window = words[start : start + size]
             if window[0] in _STOP or window[-1] in _STOP:
                 continue
-            after = words[start + size] if start + size < len(words) else None
-            spans.append((" ".join(window), after))
+            end = start + size
+            spans.append((start, end, " ".join(window), words[end] if end < len(words) else None))
     return spans
 
 
@@ -181,6 +181,7 @@ _VARIANT_WORDS = frozenset(
         "pro",
         "max",
         "mini",
+        "small",
         "nano",
         "micro",
         "tiny",
@@ -217,18 +218,44 @@ def _families() -> frozenset[str]:
 
 
 def catalog_model(text: str) -> str | None:
-    """The catalog model named in `text`: the longest run of words that names exactly one."""
+    """The catalog model named in `text`: the longest run of words that names exactly one. A
+    name followed by a word for another model of its family ("command r ultra") or by a size it
+    does not have ("olmo 2 1b", "starcoder2 15b") names a model the catalog lacks: returned as
+    written, to be answered as unknown with the catalog's close names, unless a close spelling
+    of the same size is in the catalog ("lama 3 8b")."""
     words = _WORD.findall(re.sub(r"(?<=[a-z0-9])\+", " plus", text))
-    for window, after in _windows(words):
+    lacking: tuple[int, int, str] | None = None
+    for start, end, window, after in _windows(words):
+        if lacking is not None and lacking[0] <= start and end <= lacking[1]:
+            continue  # a shorter name inside what names a model the catalog lacks
         if not _names_a_family(window):
             continue
         found = catalog.find(window)
         if found is None:
             continue
-        if after in _VARIANT_WORDS and after not in tokens(found.name):
-            return f"{window} {after}"  # answered as unknown, with the catalog's close names
+        names = tokens(found.name)
+        if after in _VARIANT_WORDS and after not in names:
+            return f"{window} {after}"
+        if after is not None and _SIZE.match(after) and after not in names:
+            lacking = lacking or (start, end + 1, f"{window} {after}")
+            continue
         return found.name
-    return _close_spelling(words) or _misspelt_family(words)
+    return (
+        _close_spelling(words)
+        or (lacking[2] if lacking else None)
+        or _family_size(words)
+        or _misspelt_family(words)
+    )
+
+
+def _family_size(words: list[str]) -> str | None:
+    """A family's name and a size the catalog has no model of ("starcoder2 15b", "yi 9b"):
+    returned as written, so the answer says it does not know that model instead of sizing
+    another one."""
+    for before, word in zip(words, words[1:], strict=False):
+        if _SIZE.match(word) and tokens(before) and tokens(before)[0] in _families():
+            return f"{before} {word}"
+    return None
 
 
 _TYPO_CUTOFF = 85

@@ -18,6 +18,13 @@ from bot.conversation.parse_model import catalog_model
         ("glm 4.5 air on 2x3090", "GLM-4.5-Air"),
         ("phi 4 mini on a laptop", "Phi-4-mini"),
         ("qwen2.5 coder 32b on a 4090", "Qwen2.5-Coder-32B"),
+        # A family's name with a size the catalog lacks is that unknown model, not another size.
+        ("olmo 2 1b on a pi", "olmo 2 1b"),
+        ("starcoder2 15b op een 4070", "starcoder2 15b"),
+        ("granite 4 h small on a 4090", "granite 4 h small"),
+        # A close spelling of the same size is still found.
+        ("lama 3 8b on a 3060", "Llama-3-8B"),
+        ("deepseek r1 70b on 2x3090", "DeepSeek-R1-Distill-Llama-70B"),
         # Fillers are no other model.
         ("llama 3.1 8b instruct on a 3060", "Llama-3.1-8B"),
         ("command r on a 4090", "Command-R-v01"),
