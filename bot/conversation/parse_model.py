@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import pairwise
 
 from estimator.models import catalog
 from estimator.names import tokens
@@ -252,7 +253,7 @@ def _family_size(words: list[str]) -> str | None:
     """A family's name and a size the catalog has no model of ("starcoder2 15b", "yi 9b"):
     returned as written, so the answer says it does not know that model instead of sizing
     another one."""
-    for before, word in zip(words, words[1:], strict=False):
+    for before, word in pairwise(words):
         if _SIZE.match(word) and tokens(before) and tokens(before)[0] in _families():
             return f"{before} {word}"
     return None
