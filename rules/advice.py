@@ -14,6 +14,7 @@ from estimator.hardware.types import Machine
 from estimator.planner import Plan
 from estimator.report import Report, report
 from estimator.result import Estimate
+from estimator.vocabulary import FITTING
 from estimator.workload import Workload
 
 from .engine import RuleEngine
@@ -83,10 +84,13 @@ def _recommendations(facts: Facts, fired: list[str]) -> tuple[Recommendation, ..
             params.update(memory=memory, alt_verdict=verdict)
             if alt.estimate.offload is not None:
                 params["ram_bytes"] = alt.estimate.offload.ram_bytes
+        # A rung of the fit ladder is the one to do only when the question as asked does not
+        # fit: beside a run that fits (a fused loss that frees room) it is advice.
         primary = (
             rule.group in ("plan", "ladder")
             and not primary_taken
             and verdict in ("fits", "tight", "offload")
+            and (rule.group != "ladder" or facts.fact.get("verdict") not in FITTING)
         )
         primary_taken = primary_taken or primary
         out.append(
