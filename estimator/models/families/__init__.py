@@ -24,6 +24,7 @@ from .granite_hybrid import build_granite_hybrid
 from .granite_moe import build_granite_moe
 from .jamba import build_jamba
 from .llama4 import build_llama4
+from .mllama import build_mllama
 from .moe import build_moe
 from .nemotron_h import build_nemotron_h
 from .phimoe import build_phimoe
@@ -44,6 +45,7 @@ BUILDERS: dict[str, Callable[[str, Config], Architecture]] = {
     "glm4_moe": build_glm_moe,
     "gpt_oss": build_gpt_oss,
     "llama4_text": build_llama4,
+    "mllama_text_model": build_mllama,
     "gpt_bigcode": build_gpt_bigcode,
     "starcoder2": build_starcoder2,
     "qwen3_next": build_qwen3_next,

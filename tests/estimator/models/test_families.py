@@ -6,7 +6,7 @@ import pytest
 
 from estimator.errors import EstimatorError
 from estimator.models import catalog, config_json
-from estimator.models.types import CHUNKED, FULL, NO_MIXER, STATE
+from estimator.models.types import CHUNKED, CROSS, FULL, NO_MIXER, STATE
 
 
 def test_the_catalog_holds_200_models_with_their_quantized_repositories():
@@ -182,6 +182,31 @@ def test_llama4_scout_moe_shared_expert_and_vision_tower(arch):
         + 24 * 3 * h * I_dense
     )
     assert I_dense == 2 * I
+
+
+def test_llama32_vision_cross_attention_layers_and_tiled_tower_match_the_hub(arch):
+    h, L, V, I, kv = 4096, 40, 128256, 14336, 8 * 128
+    attn = 2 * h * h + 2 * h * kv
+    layer = attn + 3 * h * I + 2 * h
+    # Cross layers: q_norm and k_norm over the head dim, the attention and MLP gates.
+    text = (V + 8) * h + V * h + L * layer + 8 * (2 * 128 + 2) + h
+    w, ff, tiles, patches, ratios = 1280, 5120, 4, 40 * 40 + 1, 9
+    block = 4 * w * w + (w * ff + ff) + (ff * w + w) + 4 * w
+    positions = patches * w + ratios * tiles * patches * w + 1
+    tower = 3 * 14 * 14 * w + w + positions + 2 * (ratios * tiles * w + 1) + 4 * w + 40 * block
+    vision = tower + 8 * 2 + (7680 * h + h)
+    m = arch("llama 3.2 vision 11b")
+    assert m.vision_params == vision
+    # The Hub's safetensors total for meta-llama/Llama-3.2-11B-Vision-Instruct.
+    assert m.params == text + vision == 10_670_220_835
+    assert m.kinds.count(CROSS) == 8 and m.kinds[3] == CROSS and m.kinds.count(FULL) == 32
+    assert (m.image_tokens, m.cross_tokens, m.image_size) == (4 * patches, 4 * patches, "560x560")
+    big = arch("llama3.2-vision:90b")
+    H, I_big = 8192, 28672
+    big_layer = 2 * H * H + 2 * H * kv + 3 * H * I_big + 2 * H
+    assert big.kinds.count(CROSS) == 20 and big.num_layers == 100
+    assert big.vision_params == tower + 8 * 2 + (7680 * H + H)
+    assert big.params - big.vision_params == (V + 8) * H + V * H + 100 * big_layer + 20 * 258 + H
 
 
 def test_qwen3_vl_8b_tower_with_deepstack_mergers_matches_its_checkpoint(arch):
