@@ -5,7 +5,8 @@ What a layer keeps depends on its kind (models/types.py):
 - sliding window: at most `sliding_window` tokens where the runtime keeps a rolling buffer;
 - chunked attention (Llama 4's local layers): at most one `attention_chunk_size` chunk, as
   vLLM's hybrid allocator and llama.cpp (its chunked SWA type) keep it;
-- state (linear attention, Mamba): a fixed state per sequence, whatever the context; runtimes
+- state (linear attention, Mamba): a fixed state per sequence, whatever the context (Falcon-H1
+  keeps one in every layer beside the KV cache of its attention); runtimes
   keep it in the model's dtype by default (vLLM's mamba_ssm_cache_dtype "auto"), llama.cpp in
   fp32 (its recurrent memory's r and s tensors);
 - none (an MLP-only layer): nothing;
@@ -40,6 +41,7 @@ class KvLayout:
     chunk: int | None = None
     state_layers: int = 0
     state_bytes_per_sequence: float = 0.0  # one STATE layer
+    parallel_state: bool = False  # every layer keeps the state beside its KV cache
     cross_layers: int = 0
     cross_tokens: int = 0  # image tokens one CROSS layer keeps per sequence
     # Per layer: the kind it is cached as (full, sliding, chunked, state, none, cross).
@@ -100,8 +102,9 @@ def layout(
         layout=kind,
         chunked_layers=chunked,
         chunk=arch.chunk_size if chunked else None,
-        state_layers=kinds.count(STATE),
+        state_layers=len(kinds) if arch.parallel_state else kinds.count(STATE),
         state_bytes_per_sequence=arch.state_elements * state_element_bytes,
+        parallel_state=arch.parallel_state,
         cross_layers=kinds.count(CROSS),
         cross_tokens=arch.cross_tokens,
         kinds=kinds,
@@ -146,7 +149,9 @@ def kv_cache(
     }
     kinds = lay.kinds or (FULL,) * lay.full_layers + (SLIDING,) * lay.sliding_layers
     per_layer = tuple(
-        round(state) if kind == STATE else round(per_token_layer * tokens.get(kind, 0))
+        round(state)
+        if kind == STATE
+        else round(per_token_layer * tokens.get(kind, 0) + (state if lay.parallel_state else 0))
         for kind in kinds
     )
     total = (

@@ -61,7 +61,18 @@ def describe(arch: Architecture) -> tuple[Note, ...]:
                 },
             )
         )
-    if STATE in kinds:
+    if arch.parallel_state:
+        notes.append(
+            Note(
+                "parallel_state_layers",
+                {
+                    "layers": len(kinds),
+                    "state_elements": arch.state_elements,
+                    "bytes": arch.state_elements * 2,
+                },
+            )
+        )
+    elif STATE in kinds:
         notes.append(
             Note(
                 "state_layers",

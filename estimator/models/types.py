@@ -89,6 +89,9 @@ class Architecture:
     # Elements of the fixed state one sequence keeps in one STATE layer (convolution window and
     # recurrent state together).
     state_elements: int = 0
+    # Every layer keeps that state beside its attention's KV cache (Falcon-H1 runs attention and
+    # Mamba side by side in each layer), not instead of it.
+    parallel_state: bool = False
     # Image tokens one sequence keeps the keys and values of in one CROSS layer (one image).
     cross_tokens: int = 0
     # Parameters of the vision tower and projector, already inside `linears`/`other_params`.

@@ -17,6 +17,7 @@ from .deepseek import build_deepseek
 from .dense import FAMILIES as DENSE
 from .dense import build_dense
 from .falcon import build_falcon
+from .falcon_h1 import build_falcon_h1
 from .generic import build_generic
 from .glm_moe import build_glm_moe
 from .gpt_oss import build_gpt_oss
@@ -35,6 +36,7 @@ BUILDERS: dict[str, Callable[[str, Config], Architecture]] = {
     **{model_type: build_dense for model_type in DENSE},
     "qwen": build_qwen1,
     "falcon": build_falcon,
+    "falcon_h1": build_falcon_h1,
     "mixtral": build_moe,
     "qwen2_moe": build_moe,
     "qwen3_moe": build_moe,

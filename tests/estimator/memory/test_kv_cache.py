@@ -102,3 +102,14 @@ def test_cross_attention_layers_keep_one_image_whatever_the_context(arch):
         kv = kv_cache(lay, context=context, sequences=2)
         assert kv.bytes == 2 * per * (32 * context + 8 * image)
         assert sum(kv.per_layer) == kv.bytes and kv.per_layer[3] == 2 * per * image
+
+
+def test_falcon_h1_layers_keep_a_kv_cache_and_a_mamba_state(arch):
+    a = arch("Falcon-H1-0.5B")
+    lay = layout(a, 2, mla_latent=False, cap_sliding=True)
+    per = 2 * 2 * 64 * 2  # K and V, 2 KV heads of 64, fp16
+    state = ((1536 + 2 * 128) * 3 + 24 * 64 * 128) * 2  # conv window + SSM state, bf16
+    kv = kv_cache(lay, context=4096, sequences=2)
+    assert (lay.full_layers, lay.state_layers) == (36, 36)
+    assert kv.bytes == 2 * 36 * (per * 4096 + state)
+    assert sum(kv.per_layer) == kv.bytes

@@ -411,6 +411,46 @@ def test_nemotron_h_pattern_of_mamba2_attention_and_mlp_layers():
     assert m.state_elements == conv * 3 + 8 * 16 * 32
 
 
+def test_falcon_h1_attention_and_mamba2_side_by_side_in_every_layer(arch):
+    cfg = {
+        "model_type": "falcon_h1",
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "head_dim": 16,
+        "vocab_size": 100,
+        "intermediate_size": 96,
+        "mamba_d_ssm": 128,
+        "mamba_n_heads": 8,
+        "mamba_d_head": 16,
+        "mamba_d_state": 16,
+        "mamba_n_groups": 1,
+        "mamba_d_conv": 4,
+        "mamba_rms_norm": True,
+        "projectors_bias": True,
+    }
+    h, di, conv = 64, 128, 128 + 2 * 16
+    # in_proj, conv1d with bias, dt_bias/A_log/D, the gated norm, out_proj with its bias.
+    mamba = h * (2 * di + 2 * 16 + 8) + conv * 4 + conv + 3 * 8 + di + (di * h + h)
+    attn = h * 64 + 2 * h * 32 + 64 * h
+    layer = attn + mamba + 3 * h * 96 + 2 * h
+    m = config_json.from_dict(cfg, "falcon-h1-tiny")
+    assert m.params == 2 * 100 * h + 2 * layer + h
+    assert m.kinds == (FULL, FULL) and m.parallel_state
+    assert m.state_elements == conv * 3 + 8 * 16 * 16
+    # FalconH1Config's defaults: no gated norm, no out_proj bias.
+    plain = config_json.from_dict(
+        {k: v for k, v in cfg.items() if k not in ("mamba_rms_norm", "projectors_bias")}, "x"
+    )
+    assert m.params - plain.params == 2 * (di + h)
+    seven = arch("falcon h1 7b")
+    h, di, conv, I = 3072, 3072, 3072 + 2 * 256, 12288
+    mamba = h * (2 * di + 2 * 256 + 24) + conv * 5 + 3 * 24 + di * h
+    layer = h * 1536 + 2 * h * 256 + 1536 * h + mamba + 3 * h * I + 2 * h
+    assert seven.params == 2 * 130048 * h + 44 * layer + h == 7_585_513_568
+
+
 def test_granite4_hybrid_moe_and_shared_mlp():
     cfg = {
         "model_type": "granitemoehybrid",
