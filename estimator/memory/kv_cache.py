@@ -5,10 +5,13 @@ What a layer keeps depends on its kind (models/types.py):
 - sliding window: at most `sliding_window` tokens where the runtime keeps a rolling buffer;
 - chunked attention (Llama 4's local layers): at most one `attention_chunk_size` chunk, as
   vLLM's hybrid allocator and llama.cpp (its chunked SWA type) keep it;
-- state (linear attention, Mamba): a fixed state per sequence, whatever the context; runtimes
+- state (linear attention, Mamba): a fixed state per sequence, whatever the context (Falcon-H1
+  keeps one in every layer beside the KV cache of its attention); runtimes
   keep it in the model's dtype by default (vLLM's mamba_ssm_cache_dtype "auto"), llama.cpp in
   fp32 (its recurrent memory's r and s tensors);
-- none (an MLP-only layer): nothing.
+- none (an MLP-only layer): nothing;
+- cross attention (Llama 3.2 Vision): the keys and values of one image's tokens per sequence,
+  whatever the context, as transformers' and Ollama's mllama caches keep them.
 MLA caches one latent vector (kv_lora_rank + rope dims) per layer when the runtime absorbs the
 projections (vLLM, llama.cpp), or full per-head K and V when it does not (transformers'
 DeepSeek implementation).
@@ -19,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..models.types import CHUNKED, FULL, SLIDING, STATE, Architecture
+from ..models.types import CHUNKED, CROSS, FULL, SLIDING, STATE, Architecture
 
 STATE_ELEMENT_BYTES = 2.0  # bf16, the model dtype vLLM keeps Mamba/linear-attention state in
 
@@ -38,7 +41,10 @@ class KvLayout:
     chunk: int | None = None
     state_layers: int = 0
     state_bytes_per_sequence: float = 0.0  # one STATE layer
-    # Per layer: the kind it is cached as (full, sliding, chunked, state, none).
+    parallel_state: bool = False  # every layer keeps the state beside its KV cache
+    cross_layers: int = 0
+    cross_tokens: int = 0  # image tokens one CROSS layer keeps per sequence
+    # Per layer: the kind it is cached as (full, sliding, chunked, state, none, cross).
     kinds: tuple[str, ...] = ()
 
 
@@ -96,8 +102,11 @@ def layout(
         layout=kind,
         chunked_layers=chunked,
         chunk=arch.chunk_size if chunked else None,
-        state_layers=kinds.count(STATE),
+        state_layers=len(kinds) if arch.parallel_state else kinds.count(STATE),
         state_bytes_per_sequence=arch.state_elements * state_element_bytes,
+        parallel_state=arch.parallel_state,
+        cross_layers=kinds.count(CROSS),
+        cross_tokens=arch.cross_tokens,
         kinds=kinds,
     )
 
@@ -132,10 +141,17 @@ def kv_cache(
     )
     per_token_layer = lay.elements_per_token_layer * lay.element_bytes * sequences
     state = lay.state_bytes_per_sequence * sequences
-    tokens = {FULL: tokens_full, SLIDING: tokens_sliding, CHUNKED: tokens_chunked}
+    tokens = {
+        FULL: tokens_full,
+        SLIDING: tokens_sliding,
+        CHUNKED: tokens_chunked,
+        CROSS: lay.cross_tokens,
+    }
     kinds = lay.kinds or (FULL,) * lay.full_layers + (SLIDING,) * lay.sliding_layers
     per_layer = tuple(
-        round(state) if kind == STATE else round(per_token_layer * tokens.get(kind, 0))
+        round(state)
+        if kind == STATE
+        else round(per_token_layer * tokens.get(kind, 0) + (state if lay.parallel_state else 0))
         for kind in kinds
     )
     total = (
@@ -144,6 +160,7 @@ def kv_cache(
             lay.full_layers * tokens_full
             + lay.sliding_layers * tokens_sliding
             + lay.chunked_layers * tokens_chunked
+            + lay.cross_layers * lay.cross_tokens
         )
         + lay.state_layers * state
     )

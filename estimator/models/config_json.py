@@ -29,6 +29,8 @@ _MODEL_TYPES = {
     "qwen3_vl_moe_text": "qwen3_moe",
     "mistral3_text": "mistral",
     "llama4": "llama4_text",
+    "mllama": "mllama_text_model",
+    "mllama_text": "mllama_text_model",
 }
 _DTYPES = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
 # Keys a wrapper holds for its text model when the text_config leaves them out.
@@ -117,6 +119,7 @@ def from_dict(raw: Mapping[str, Any], name: str) -> Architecture:
             vision_params=tower.params,
             image_tokens=tower.image_tokens,
             image_size=tower.image_size,
+            cross_tokens=tower.cross_tokens,
         )
     if arch.generic:
         notes.append("generic_architecture")

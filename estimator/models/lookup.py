@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..errors import EstimatorError
 from ..result import Note
 from . import catalog, packaging, sizes
-from .types import CHUNKED, STATE, Architecture
+from .types import CHUNKED, CROSS, STATE, Architecture
 
 MAX_NAME = 200
 # Names that carry their own expert sizes: "8x7B", "30B-A3B", "17B-16E", "A22B". Such a name
@@ -33,7 +33,24 @@ def describe(arch: Architecture) -> tuple[Note, ...]:
     what one image costs, layers that hold a fixed state instead of a KV cache, chunked
     attention."""
     notes = []
-    if arch.vision_params:
+    kinds = arch.kinds
+    if arch.vision_params and arch.cross_tokens:
+        # An image's tokens go to the cross-attention layers, not into the text context.
+        notes.append(
+            Note(
+                "vision_cross_attention",
+                {
+                    "vision_params": arch.vision_params,
+                    "image_tokens": arch.image_tokens,
+                    "image_size": arch.image_size,
+                    "cross_layers": kinds.count(CROSS),
+                    "layers": len(kinds),
+                    # K and V of every image token in every cross layer, in 16 bits.
+                    "bytes": kinds.count(CROSS) * arch.cross_tokens * 2 * arch.kv_width * 2,
+                },
+            )
+        )
+    elif arch.vision_params:
         notes.append(
             Note(
                 "vision_tower",
@@ -44,8 +61,18 @@ def describe(arch: Architecture) -> tuple[Note, ...]:
                 },
             )
         )
-    kinds = arch.kinds
-    if STATE in kinds:
+    if arch.parallel_state:
+        notes.append(
+            Note(
+                "parallel_state_layers",
+                {
+                    "layers": len(kinds),
+                    "state_elements": arch.state_elements,
+                    "bytes": arch.state_elements * 2,
+                },
+            )
+        )
+    elif STATE in kinds:
         notes.append(
             Note(
                 "state_layers",

@@ -7,13 +7,16 @@ from dataclasses import dataclass, field
 # What one layer mixes tokens with, which decides what it caches per sequence (kv_cache.py):
 # every token (full attention), the last `sliding_window` tokens, the tokens of the current
 # `chunk_size` chunk (Llama 4's local layers), a fixed-size state (linear attention and SSM
-# layers: Gated DeltaNet, Mamba), or nothing (Nemotron-H's MLP-only layers).
+# layers: Gated DeltaNet, Mamba), or nothing (Nemotron-H's MLP-only layers). A cross-attention
+# layer (Llama 3.2 Vision) keeps no key or value of the text, only those of the image tokens,
+# computed once per sequence.
 FULL = "full"
 SLIDING = "sliding"
 CHUNKED = "chunked"
 STATE = "state"
 NO_MIXER = "none"
-LAYER_KINDS = (FULL, SLIDING, CHUNKED, STATE, NO_MIXER)
+CROSS = "cross"
+LAYER_KINDS = (FULL, SLIDING, CHUNKED, STATE, NO_MIXER, CROSS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,11 @@ class Architecture:
     # Elements of the fixed state one sequence keeps in one STATE layer (convolution window and
     # recurrent state together).
     state_elements: int = 0
+    # Every layer keeps that state beside its attention's KV cache (Falcon-H1 runs attention and
+    # Mamba side by side in each layer), not instead of it.
+    parallel_state: bool = False
+    # Image tokens one sequence keeps the keys and values of in one CROSS layer (one image).
+    cross_tokens: int = 0
     # Parameters of the vision tower and projector, already inside `linears`/`other_params`.
     vision_params: int = 0
     # Tokens one image takes in the context, at the resolution `image_size` names (pixels).

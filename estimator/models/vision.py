@@ -23,6 +23,18 @@ Each tower follows its transformers modeling file:
 - Llama 4 (modeling_llama4.py): an unfold patch embedding, class and position embeddings,
   LayerNorm blocks with biased attention and MLP, a pixel-shuffle adapter MLP and a projector
   matrix; a 336x336 tile is 576 patches shuffled to 144 tokens.
+- Llama 3.2 Vision (modeling_mllama.py: MllamaVisionModel): a bias-free patch conv, a class
+  embedding, gated position embeddings (one table of patches + 1, a tile table per aspect
+  ratio id and tile, one gate), gated pre- and post-tile embeddings (one row per aspect ratio
+  id and tile, one gate each), LayerNorms before and after, `num_hidden_layers` local and
+  `num_global_layers` global blocks with bias-free attention (`attention_heads`), a biased
+  GELU MLP and two biased LayerNorms, the global blocks with two scalar gates each; the
+  projector is one biased matrix from `vision_output_dim` (the last and the intermediate
+  layers' outputs side by side) to the text width. Aspect ratio ids run from 0 (padding) to
+  the number of `supported_aspect_ratios`. An image is cut into at most `max_num_tiles`
+  tiles of image_size², each (image_size / patch)² + 1 tokens: 4 x 1,601 = 6,404 tokens
+  that the text reads through its cross-attention layers, beside one <|image|> token of the
+  text context.
 """
 
 from __future__ import annotations
@@ -41,6 +53,9 @@ class Tower:
     other: int
     image_tokens: int
     image_size: str
+    # Tokens the text's cross-attention layers keep of one image (Llama 3.2 Vision), 0 where
+    # the image tokens sit in the text context itself.
+    cross_tokens: int = 0
 
     @property
     def params(self) -> int:
@@ -166,6 +181,30 @@ def _llama4(v: Mapping[str, Any], outer: Mapping[str, Any], text_h: int) -> Towe
     return Tower(tuple(linears), other, round(patches * shuffle * shuffle), f"{size}x{size}")
 
 
+def _mllama(v: Mapping[str, Any], outer: Mapping[str, Any], text_h: int) -> Tower:
+    w, ff = integer(v, "hidden_size"), integer(v, "intermediate_size")
+    local, glob = integer(v, "num_hidden_layers"), integer(v, "num_global_layers")
+    patch, size = integer(v, "patch_size"), integer(v, "image_size")
+    channels = integer(v, "num_channels", 3)
+    tiles = integer(v, "max_num_tiles", 4)
+    ratios = len(v.get("supported_aspect_ratios") or ()) + 1
+    out = integer(v, "vision_output_dim")
+    L = local + glob
+    linears = [
+        Linear("vision", "patch_embedding", channels * patch * patch, w, 1, 1),
+        *(Linear("vision", name, w, w, L, L) for name in ("q", "k", "v", "o")),
+        Linear("vision", "fc1", w, ff, L, L, True),
+        Linear("vision", "fc2", ff, w, L, L, True),
+        Linear("vision", "multi_modal_projector", out, text_h, 1, 1, True),
+    ]
+    patches = (size // patch) ** 2 + 1
+    positions = patches * w + ratios * tiles * patches * w + 1
+    tile_embeddings = 2 * (ratios * tiles * w + 1)
+    other = w + positions + tile_embeddings + 2 * 2 * w + L * 4 * w + glob * 2
+    tokens = tiles * patches
+    return Tower(tuple(linears), other, tokens, f"{size}x{size}", cross_tokens=tokens)
+
+
 # The wrapper's model_type -> the tower it carries.
 TOWERS = {
     "gemma3": _siglip_gemma3,
@@ -174,6 +213,7 @@ TOWERS = {
     "qwen3_vl_moe": _qwen3_vl,
     "mistral3": _pixtral,
     "llama4": _llama4,
+    "mllama": _mllama,
 }
 
 

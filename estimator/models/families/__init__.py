@@ -17,6 +17,7 @@ from .deepseek import build_deepseek
 from .dense import FAMILIES as DENSE
 from .dense import build_dense
 from .falcon import build_falcon
+from .falcon_h1 import build_falcon_h1
 from .generic import build_generic
 from .glm_moe import build_glm_moe
 from .gpt_oss import build_gpt_oss
@@ -24,6 +25,7 @@ from .granite_hybrid import build_granite_hybrid
 from .granite_moe import build_granite_moe
 from .jamba import build_jamba
 from .llama4 import build_llama4
+from .mllama import build_mllama
 from .moe import build_moe
 from .nemotron_h import build_nemotron_h
 from .phimoe import build_phimoe
@@ -34,6 +36,7 @@ BUILDERS: dict[str, Callable[[str, Config], Architecture]] = {
     **{model_type: build_dense for model_type in DENSE},
     "qwen": build_qwen1,
     "falcon": build_falcon,
+    "falcon_h1": build_falcon_h1,
     "mixtral": build_moe,
     "qwen2_moe": build_moe,
     "qwen3_moe": build_moe,
@@ -44,6 +47,7 @@ BUILDERS: dict[str, Callable[[str, Config], Architecture]] = {
     "glm4_moe": build_glm_moe,
     "gpt_oss": build_gpt_oss,
     "llama4_text": build_llama4,
+    "mllama_text_model": build_mllama,
     "gpt_bigcode": build_gpt_bigcode,
     "starcoder2": build_starcoder2,
     "qwen3_next": build_qwen3_next,

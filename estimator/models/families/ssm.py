@@ -36,7 +36,11 @@ def mamba2(
     kernel: int,
     conv_bias: bool,
     proj_bias: bool,
+    out_bias: bool | None = None,
+    norm: bool = True,
 ) -> Mixer:
+    """`out_bias` when out_proj's bias has its own flag (Falcon-H1's projectors_bias); `norm`
+    False for a mixer without the gated RMSNorm (Falcon-H1's mamba_rms_norm false)."""
     d_inner = heads * head_dim
     conv = d_inner + 2 * groups * d_state
     linears = [
@@ -49,9 +53,17 @@ def mamba2(
             layers,
             proj_bias,
         ),
-        Linear("attention", "out_proj", d_inner, h, layers, layers, proj_bias),
+        Linear(
+            "attention",
+            "out_proj",
+            d_inner,
+            h,
+            layers,
+            layers,
+            proj_bias if out_bias is None else out_bias,
+        ),
     ]
-    per_layer = conv * kernel + (conv if conv_bias else 0) + 3 * heads + d_inner
+    per_layer = conv * kernel + (conv if conv_bias else 0) + 3 * heads + (d_inner if norm else 0)
     return Mixer(linears, layers * per_layer, conv * (kernel - 1) + heads * head_dim * d_state)
 
 

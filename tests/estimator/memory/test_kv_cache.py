@@ -90,3 +90,26 @@ def test_hybrid_state_layers_cost_the_same_at_any_context(arch):
         assert sum(kv.per_layer) == kv.bytes
     fp32 = layout(a, 2, mla_latent=True, cap_sliding=True, state_element_bytes=4)
     assert kv_cache(fp32, context=1, sequences=1).state_bytes == 36 * state * 2
+
+
+def test_cross_attention_layers_keep_one_image_whatever_the_context(arch):
+    a = arch("Llama-3.2-11B-Vision")
+    lay = layout(a, 2, mla_latent=False, cap_sliding=True)
+    per = 2 * 8 * 128 * 2  # K and V, 8 KV heads of 128, fp16
+    image = 4 * (40 * 40 + 1)  # four 560x560 tiles of 14-pixel patches and a class token
+    assert (lay.full_layers, lay.cross_layers, lay.cross_tokens) == (32, 8, image)
+    for context in (1000, 100_000):
+        kv = kv_cache(lay, context=context, sequences=2)
+        assert kv.bytes == 2 * per * (32 * context + 8 * image)
+        assert sum(kv.per_layer) == kv.bytes and kv.per_layer[3] == 2 * per * image
+
+
+def test_falcon_h1_layers_keep_a_kv_cache_and_a_mamba_state(arch):
+    a = arch("Falcon-H1-0.5B")
+    lay = layout(a, 2, mla_latent=False, cap_sliding=True)
+    per = 2 * 2 * 64 * 2  # K and V, 2 KV heads of 64, fp16
+    state = ((1536 + 2 * 128) * 3 + 24 * 64 * 128) * 2  # conv window + SSM state, bf16
+    kv = kv_cache(lay, context=4096, sequences=2)
+    assert (lay.full_layers, lay.state_layers) == (36, 36)
+    assert kv.bytes == 2 * 36 * (per * 4096 + state)
+    assert sum(kv.per_layer) == kv.bytes

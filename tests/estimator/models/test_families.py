@@ -6,7 +6,7 @@ import pytest
 
 from estimator.errors import EstimatorError
 from estimator.models import catalog, config_json
-from estimator.models.types import CHUNKED, FULL, NO_MIXER, STATE
+from estimator.models.types import CHUNKED, CROSS, FULL, NO_MIXER, STATE
 
 
 def test_the_catalog_holds_200_models_with_their_quantized_repositories():
@@ -182,6 +182,31 @@ def test_llama4_scout_moe_shared_expert_and_vision_tower(arch):
         + 24 * 3 * h * I_dense
     )
     assert I_dense == 2 * I
+
+
+def test_llama32_vision_cross_attention_layers_and_tiled_tower_match_the_hub(arch):
+    h, L, V, I, kv = 4096, 40, 128256, 14336, 8 * 128
+    attn = 2 * h * h + 2 * h * kv
+    layer = attn + 3 * h * I + 2 * h
+    # Cross layers: q_norm and k_norm over the head dim, the attention and MLP gates.
+    text = (V + 8) * h + V * h + L * layer + 8 * (2 * 128 + 2) + h
+    w, ff, tiles, patches, ratios = 1280, 5120, 4, 40 * 40 + 1, 9
+    block = 4 * w * w + (w * ff + ff) + (ff * w + w) + 4 * w
+    positions = patches * w + ratios * tiles * patches * w + 1
+    tower = 3 * 14 * 14 * w + w + positions + 2 * (ratios * tiles * w + 1) + 4 * w + 40 * block
+    vision = tower + 8 * 2 + (7680 * h + h)
+    m = arch("llama 3.2 vision 11b")
+    assert m.vision_params == vision
+    # The Hub's safetensors total for meta-llama/Llama-3.2-11B-Vision-Instruct.
+    assert m.params == text + vision == 10_670_220_835
+    assert m.kinds.count(CROSS) == 8 and m.kinds[3] == CROSS and m.kinds.count(FULL) == 32
+    assert (m.image_tokens, m.cross_tokens, m.image_size) == (4 * patches, 4 * patches, "560x560")
+    big = arch("llama3.2-vision:90b")
+    H, I_big = 8192, 28672
+    big_layer = 2 * H * H + 2 * H * kv + 3 * H * I_big + 2 * H
+    assert big.kinds.count(CROSS) == 20 and big.num_layers == 100
+    assert big.vision_params == tower + 8 * 2 + (7680 * H + H)
+    assert big.params - big.vision_params == (V + 8) * H + V * H + 100 * big_layer + 20 * 258 + H
 
 
 def test_qwen3_vl_8b_tower_with_deepstack_mergers_matches_its_checkpoint(arch):
@@ -384,6 +409,46 @@ def test_nemotron_h_pattern_of_mamba2_attention_and_mlp_layers():
     assert m.params == 2 * 100 * h + 2 * mamba + (2 * h * h + 2 * h * 32) + 2 * h * 256 + 4 * h + h
     assert m.kinds == (STATE, FULL, NO_MIXER, STATE)
     assert m.state_elements == conv * 3 + 8 * 16 * 32
+
+
+def test_falcon_h1_attention_and_mamba2_side_by_side_in_every_layer(arch):
+    cfg = {
+        "model_type": "falcon_h1",
+        "hidden_size": 64,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "head_dim": 16,
+        "vocab_size": 100,
+        "intermediate_size": 96,
+        "mamba_d_ssm": 128,
+        "mamba_n_heads": 8,
+        "mamba_d_head": 16,
+        "mamba_d_state": 16,
+        "mamba_n_groups": 1,
+        "mamba_d_conv": 4,
+        "mamba_rms_norm": True,
+        "projectors_bias": True,
+    }
+    h, di, conv = 64, 128, 128 + 2 * 16
+    # in_proj, conv1d with bias, dt_bias/A_log/D, the gated norm, out_proj with its bias.
+    mamba = h * (2 * di + 2 * 16 + 8) + conv * 4 + conv + 3 * 8 + di + (di * h + h)
+    attn = h * 64 + 2 * h * 32 + 64 * h
+    layer = attn + mamba + 3 * h * 96 + 2 * h
+    m = config_json.from_dict(cfg, "falcon-h1-tiny")
+    assert m.params == 2 * 100 * h + 2 * layer + h
+    assert m.kinds == (FULL, FULL) and m.parallel_state
+    assert m.state_elements == conv * 3 + 8 * 16 * 16
+    # FalconH1Config's defaults: no gated norm, no out_proj bias.
+    plain = config_json.from_dict(
+        {k: v for k, v in cfg.items() if k not in ("mamba_rms_norm", "projectors_bias")}, "x"
+    )
+    assert m.params - plain.params == 2 * (di + h)
+    seven = arch("falcon h1 7b")
+    h, di, conv, I = 3072, 3072, 3072 + 2 * 256, 12288
+    mamba = h * (2 * di + 2 * 256 + 24) + conv * 5 + 3 * 24 + di * h
+    layer = h * 1536 + 2 * h * 256 + 1536 * h + mamba + 3 * h * I + 2 * h
+    assert seven.params == 2 * 130048 * h + 44 * layer + h == 7_585_513_568
 
 
 def test_granite4_hybrid_moe_and_shared_mlp():
