@@ -194,5 +194,15 @@ def find(text: str) -> CatalogModel | None:
     return _exact().get(tokens(name)) or _index().find(name)
 
 
+def sibling(name: str, size: str) -> CatalogModel | None:
+    """The model of `name`'s family that has `size` in its name ("120B" beside gpt-oss-20b:
+    gpt-oss-120b), None when the family has none."""
+    model = find(name)
+    if model is None:
+        return None
+    want = size.lower()
+    return next((m for m in models() if m.family == model.family and want in tokens(m.name)), None)
+
+
 def suggest(text: str) -> list[str]:
     return _index().suggest(text)

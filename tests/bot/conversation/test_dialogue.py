@@ -215,3 +215,15 @@ def test_which_gpu_or_how_many_without_a_training_word_is_about_running_it():
         assert turn.state.draft.task == "inference" and turn.implied_task, text
     (turn,) = talk("what gpu to train a 1b model from scratch")
     assert turn.state.draft.task == "training"
+
+
+def test_a_size_alone_names_the_previous_models_family_member():
+    _, other = talk(
+        "gpt-oss 20b on my 16gb macbook pro m4", "ok and the 120b one on an rtx pro 6000 blackwell?"
+    )
+    assert other.state.draft.model == "gpt-oss-120b"
+    _, bigger = talk("qwen2.5 14b on a 4090", "and 72b on 2 of them")
+    assert bigger.state.draft.model == "Qwen2.5-72B" and bigger.state.draft.gpus == 2
+    # A family without that size: the size is a model of its own.
+    _, other = talk("gpt-oss 20b on a 4090", "and a 7b?")
+    assert other.state.draft.model == "7B"

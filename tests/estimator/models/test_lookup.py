@@ -182,3 +182,12 @@ def test_an_unknown_moe_name_is_never_a_bare_dense_size():
     assert (
         e.value.code == "unknown_model" and e.value.params["suggestions"][0] == "Mixtral-8x7B-v0.1"
     )
+
+
+def test_a_family_member_by_size():
+    from estimator.models.catalog import sibling
+
+    assert sibling("gpt-oss-20b", "120B").name == "gpt-oss-120b"
+    assert sibling("Qwen2.5-7B", "72B").name == "Qwen2.5-72B"
+    assert sibling("Qwen2.5-7B", "9B") is None
+    assert sibling("no such model", "7B") is None
