@@ -106,7 +106,18 @@ def _serving(served: Capacity, est: Estimate, lang: Language) -> str:
     )
     if served.decode is not None:
         low, high = numbers.ends(served.decode.low, served.decode.high, lang)
-        text += t("reply.serving_speed", lang, low=low, high=high)
+        running = min(served.asked, served.at_average)
+        total_low, total_high = numbers.ends(
+            served.decode.low * running, served.decode.high * running, lang
+        )
+        text += t(
+            "reply.serving_speed",
+            lang,
+            low=low,
+            high=high,
+            total_low=total_low,
+            total_high=total_high,
+        )
     return text
 
 

@@ -177,6 +177,7 @@ def _read(low: str, original: str) -> Found:
     parse_training.lora(low, found)
     parse_training.packing(low, found)
     parse_training.batch(low, found)
+    low = parse_quantities.prompt_and_output(low, found)
     low = parse_quantities.context(low, found)
     low = parse_quantities.plain_tokens(low, found)
     low = parse_quantities.bare_k(low, found)

@@ -62,6 +62,32 @@ def context(low: str, found: Found) -> str:
     return low
 
 
+def prompt_and_output(low: str, found: Found) -> str:
+    """ "prompts of 1500 tokens, answers 300", "2k token prompts and 500 token outputs": a
+    sequence holds its prompt and its answer, so the context is their sum. Only when both are
+    said; a prompt alone is read as the context as before."""
+    tokens = lx.fragment("tokens")
+    link = rf"(?:\s*(?:of|van|:|=|~|around|about|ongeveer|avg|average|gemiddeld))*\s*~?"
+    found_lengths: list[re.Match[str]] = []
+    for concept in ("prompt_word", "output_word"):
+        word = lx.fragment(concept)
+        # "1000 token prompt" before "prompt 200": a number right before the word is its own.
+        m = re.search(
+            rf"(?<![\w.,]){NUMBER}\s*-?\s*(?:{tokens}\s*)?(?:{word})(?![\w])", low
+        ) or re.search(rf"(?<![\w])(?:{word}){link}{NUMBER}(?:\s*{tokens})?(?![\w])", low)
+        if m is None or any(m.start() < n.end() and n.start() < m.end() for n in found_lengths):
+            return low
+        found_lengths.append(m)
+    prompt, output = (_value(m, 1, binary=True) for m in found_lengths)
+    if prompt is None or output is None:
+        return low
+    said = " + ".join(m.group().strip() for m in found_lengths)
+    found.bounded("context", prompt + output, said, 1, MAX_CONTEXT)
+    for m in sorted(found_lengths, key=lambda m: m.start(), reverse=True):
+        low = blank(low, m)
+    return low
+
+
 def plain_tokens(low: str, found: Found) -> str:
     """ "with 4096 tokens", "8k tokens": a context, unless it is per second or data (millions)."""
     tokens = lx.fragment("tokens")

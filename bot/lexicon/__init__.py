@@ -47,6 +47,8 @@ LANGUAGE_CONCEPTS = frozenset(
         "accumulation",
         "sequence_length",
         "context_word",
+        "prompt_word",
+        "output_word",
         "tokens",
         "examples",
         "each",

@@ -187,6 +187,16 @@ LEXICON = Lexicon(
             r"max[\s_-]model[\s_-]len",
         ),
         "tokens": (r"tokens?", r"toks?"),
+        "prompt_word": (r"prompts?", r"inputs?", r"input\s+length"),
+        "output_word": (
+            r"answers?",
+            r"outputs?",
+            r"responses?",
+            r"replies",
+            r"completions?",
+            r"generations?",
+            r"output\s+length",
+        ),
         "examples": (
             r"examples?",
             r"samples?",

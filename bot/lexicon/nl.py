@@ -159,6 +159,8 @@ LEXICON = Lexicon(
             r"context(?:\s*(?:lengte|venster|grootte))?",
         ),
         "tokens": (r"tokens?",),
+        "prompt_word": (r"prompts?", r"invoer", r"vragen"),
+        "output_word": (r"antwoorden", r"antwoord", r"uitvoer", r"output"),
         "examples": (
             r"voorbeelden",
             r"voorbeeld",

@@ -43,3 +43,20 @@ def test_a_budget_out_of_range_is_refused_not_dropped():
 
     reading = read("a gpu for $5")
     assert [r.slot for r in reading.refused] == ["budget"]
+
+
+@pytest.mark.parametrize(
+    ("text", "context"),
+    [
+        # A sequence holds its prompt and its answer: 1,500 + 300.
+        ("serve llama 3.1 8b to 200 users on an L40S, avg prompt 1500 tokens, answers 300", 1800),
+        # Binary k for a context: 2,048 + 500.
+        ("serve qwen 7b, prompts of 2k tokens and 500 token outputs, 50 users, a100", 2548),
+        ("llama 8b 1000 token prompt 200 output on a 3090", 1200),
+        ("llama 8b op een 3090, prompt van 3000 tokens en antwoorden van 500", 3500),
+        # A prompt alone is the context, as before.
+        ("100 prompts of 500 tokens on llama 8b", 500),
+    ],
+)
+def test_prompt_and_answer_lengths_add_up_to_the_context(text, context):
+    assert parse(text).context == context
