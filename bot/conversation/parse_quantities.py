@@ -67,7 +67,7 @@ def prompt_and_output(low: str, found: Found) -> str:
     sequence holds its prompt and its answer, so the context is their sum. Only when both are
     said; a prompt alone is read as the context as before."""
     tokens = lx.fragment("tokens")
-    link = rf"(?:\s*(?:of|van|:|=|~|around|about|ongeveer|avg|average|gemiddeld))*\s*~?"
+    link = rf"\s*{_LINK}?\s*{_APPROX}~?"
     found_lengths: list[re.Match[str]] = []
     for concept in ("prompt_word", "output_word"):
         word = lx.fragment(concept)
