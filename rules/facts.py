@@ -271,6 +271,13 @@ def llm_facts(w: Workload, m: Machine | None, rep: Report, plans: tuple[Plan, ..
             if i.task == "training"
             else alternatives.inference(w, m, est)
         )
+    if m is not None and i.task == "inference" and est.verdict not in FITTING:
+        # Nothing runs on the user's own GPUs as asked, nor a format of it that reads along:
+        # the biggest smaller model of its line that does (a DeepSeek-R1 distill on a laptop).
+        own = [p for p in plans if p.runs and p.hardware == YOURS and not p.slow_offload]
+        smaller = None if own else alternatives.smaller_model(w, m)
+        if smaller is not None:
+            alts.append(smaller)
     fused = alternatives.fused_loss(w, m, est) if m is not None else None
     if fused is not None:
         # Also for a run that fits: a fused loss frees memory for a longer context or batch.

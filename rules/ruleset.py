@@ -199,6 +199,15 @@ RULES: tuple[Rule, ...] = (
         group="plan",
         plan="more_gpus",
     ),
+    # The model does not run on the owner's hardware: a smaller model of its line that does,
+    # before renting.
+    Rule(
+        "smaller_model",
+        19,
+        lambda: _llm() & _not_fitting() & (m.owns == 1) & (m.smaller_model_fits == 1),
+        "smaller_model",
+        "ladder",
+    ),
     Rule(
         "plan_cloud",
         19,

@@ -11,6 +11,7 @@ agrees with the forward estimate.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TypeVar
@@ -20,6 +21,7 @@ from ..errors import EstimatorError
 from ..hardware.catalog import find_gpu
 from ..hardware.types import CloudInstance, Gpu, Machine
 from ..models import catalog
+from ..names import tokens
 from ..precision import weight_bytes, weight_format
 from ..resolve import resolve
 from ..result import Note
@@ -257,7 +259,54 @@ def _current(purpose: str | None = None) -> list[catalog.CatalogModel]:
     return sorted(current, key=_capability, reverse=True)
 
 
-def biggest_model(w: Workload, m: Machine, purpose: str | None = None) -> Answer[str]:
+# A model's size in its name ("405b", "8x22b", "0.5b"): where its line's name ends.
+_NAME_SIZE = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?[bm]$")
+
+
+def relatives(name: str) -> list[catalog.CatalogModel]:
+    """The smaller models of `name`'s line: the catalog models whose names start with its name
+    up to its size (Llama-3.1-405B: Llama-3.1-70B and -8B; DeepSeek-R1: the R1 distills) and
+    that are made for the same purposes."""
+    entry = catalog.find(name)
+    if entry is None:
+        return []
+    words = tokens(entry.name)
+    line = []
+    for word in words:
+        if _NAME_SIZE.match(word):
+            break
+        line.append(word)
+    if not line:
+        return []
+    size = entry.architecture.params
+    found = [
+        m
+        for m in catalog.models()
+        if tokens(m.name)[: len(line)] == tuple(line)
+        and m.architecture.params < size
+        and m.purposes == entry.purposes
+    ]
+    # The line's own sizes (Llama-3.1-70B) before its fine-tunes (Llama-3.1-Nemotron-70B).
+    plain = [m for m in found if len(tokens(m.name)) == len(line) + 1]
+    return plain or found
+
+
+def smaller_relative(w: Workload, m: Machine) -> Answer[str]:
+    """The biggest smaller model of the asked one's line that runs on `m` in 4 bits or more: what
+    a practitioner offers when the model itself does not run there (a DeepSeek-R1 distill on a
+    laptop, Llama-3.1-70B for 405B)."""
+    found = relatives(w.model.name)
+    if w.task != "inference" or not found:
+        return Answer(None, None)
+    return biggest_model(w, m, among=sorted(found, key=_capability, reverse=True))
+
+
+def biggest_model(
+    w: Workload,
+    m: Machine,
+    purpose: str | None = None,
+    among: list[catalog.CatalogModel] | None = None,
+) -> Answer[str]:
     """The biggest current catalog model (made for `purpose`, when given) that fits on the GPUs
     in 4 bits or more (on a CPU, one that decodes faster than people read), one with room to
     spare before any that fits only tightly (a 32B in 4 bits with 3 GiB free before a 47B MoE
@@ -269,14 +318,19 @@ def biggest_model(w: Workload, m: Machine, purpose: str | None = None) -> Answer
     names = sorted(_engines(w, m), key=lambda n: n not in _tried(m.kind))
     rooms = {name: _room(engines.get(name), replace(w, engine=name), m) for name in names}
     general = _current()
+    candidates = among if among is not None else _current(purpose) if purpose else general
     for verdicts in (("fits",), FITTING):
-        for model in _current(purpose) if purpose else general:
+        for model in candidates:
             candidate = replace(w, model=model.architecture)
             option = _best_fit(candidate, m, names, rooms, verdicts)
             if option is not None and (m.kind != "cpu" or _reads_along(option, m)):
                 # Beside a model for a purpose, the biggest of any kind would answer another
                 # question.
-                own = None if purpose else _in_own_weights(inverse.largest_model(w, m, general))
+                own = (
+                    None
+                    if purpose or among is not None
+                    else _in_own_weights(inverse.largest_model(w, m, general))
+                )
                 return Answer(
                     model.name,
                     option.estimate,

@@ -15,10 +15,12 @@ from ..errors import EstimatorError
 from ..estimate import estimate
 from ..frameworks import FRAMEWORKS
 from ..hardware.types import Machine
+from ..models import catalog
 from ..precision import weight_format
 from ..result import Estimate
 from ..vocabulary import FITTING, Verdict
 from ..workload import Workload
+from .inverse import smaller_relative
 
 MAX_GPUS = 64
 
@@ -56,6 +58,28 @@ def fused_loss(w: Workload, m: Machine, asked: Estimate) -> Alternative | None:
     if i.task != "training" or i.liger or framework is None or "liger" not in framework.options:
         return None
     return _try("fused_loss", replace(w, liger=True), m)
+
+
+def smaller_model(w: Workload, m: Machine) -> Alternative | None:
+    """The biggest smaller model of the asked one's line that runs on `m` in 4 bits or more (a
+    DeepSeek-R1 distill on a laptop), in the format and engine that run it."""
+    found = smaller_relative(w, m)
+    if found.value is None or found.estimate is None:
+        return None
+    entry = catalog.find(found.value)
+    assert entry is not None  # the search answers with catalog names
+    i = found.estimate.inputs
+    return Alternative(
+        "smaller_model",
+        replace(w, model=entry.architecture, engine=i.engine, precision=i.precision),
+        m,
+        found.estimate,
+        {
+            "smaller": found.value,
+            "smaller_precision": weight_format(i.precision).label,
+            "smaller_engine": engines.get(i.engine).label,
+        },
+    )
 
 
 def training(w: Workload, m: Machine, asked: Estimate) -> list[Alternative]:

@@ -207,6 +207,45 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 0},
         ),
         ("power_and_cooling", {"gpu_watts": 1441}, {"gpu_watts": 1440}),
+        # A smaller model of the line for an owner; one choosing hardware rents or buys instead.
+        (
+            "smaller_model",
+            {**_NO_FIT, "owns": 1, "smaller_model_fits": 1},
+            {**_NO_FIT, "owns": 0, "smaller_model_fits": 1},
+        ),
+        # A fused loss worth a line: 1 GiB and 15% of the GPU, or what makes a run fit.
+        (
+            "train_fused_loss",
+            {
+                "task": "training",
+                "verdict": "fits",
+                "fused_loss_saved_bytes": 1 << 30,
+                "fused_loss_saved_pct": 15,
+            },
+            {
+                "task": "training",
+                "verdict": "fits",
+                "fused_loss_saved_bytes": 1 << 30,
+                "fused_loss_saved_pct": 14,
+            },
+        ),
+        (
+            "train_fused_loss",
+            {
+                "task": "training",
+                "verdict": "does_not_fit",
+                "fused_loss_saved_bytes": 1 << 30,
+                "fused_loss_saved_pct": 5,
+                "fused_loss_fits": 1,
+            },
+            {
+                "task": "training",
+                "verdict": "does_not_fit",
+                "fused_loss_saved_bytes": (1 << 30) - 1,
+                "fused_loss_saved_pct": 5,
+                "fused_loss_fits": 1,
+            },
+        ),
         (
             "launch",
             {"task": "inference", "engine": "mlx", "launch": 1},

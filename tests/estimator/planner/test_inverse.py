@@ -122,3 +122,25 @@ def test_the_most_users_are_served_by_a_queueing_server(arch):
     # By hand: FP8 weights 8.5 GiB of vLLM's 71.5 GiB leave about 62 GiB for an FP8 KV cache
     # of 4,096 tokens x 32 layers x 2 x 8 heads x 128 x 1 byte = 256 MiB a sequence: ~248.
     assert found.value is not None and 230 <= found.value <= 260
+
+
+def test_the_smaller_models_of_a_line():
+    assert {m.name for m in inverse.relatives("Llama-3.1-405B")} == {
+        "Llama-3.1-8B",
+        "Llama-3.1-70B",
+    }
+    distills = {m.name for m in inverse.relatives("DeepSeek-R1")}
+    assert "DeepSeek-R1-Distill-Qwen-14B" in distills and "DeepSeek-V3" not in distills
+    # Same purposes only: no Qwen3-VL or Qwen3-Coder beside Qwen3-235B-A22B.
+    qwen = {m.name for m in inverse.relatives("Qwen3-235B-A22B")}
+    assert "Qwen3-32B" in qwen and not any("VL" in n or "Coder" in n for n in qwen)
+    assert inverse.relatives("Kimi-K2-Instruct") == []
+
+
+def test_deepseek_r1_on_an_8_gb_laptop_gpu_is_a_distill(arch):
+    # The 4070 Laptop's 8 GB: the 14B distill in 4 bits (about 8.4 GiB of weights) does not fit,
+    # a 7-8B one does.
+    hw = machine(gpu="RTX 4070 Laptop", ram_gb=32)
+    found = inverse.smaller_relative(Workload(arch("DeepSeek-R1"), "inference"), hw)
+    assert found.value in ("DeepSeek-R1-Distill-Qwen-7B", "DeepSeek-R1-Distill-Llama-8B")
+    assert found.estimate is not None and found.estimate.verdict == "fits"
