@@ -7,32 +7,22 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from estimator import engines
-from estimator.frameworks import FRAMEWORKS
 from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
-from estimator.planner import YOURS, Plan
-from estimator.planner.serving import Capacity
-from estimator.precision import weight_format
-from estimator.result import COMPONENTS, Estimate
-from estimator.vocabulary import FITTING
-from rules import Advice, Recommendation
+from rules import Advice
 
 from .. import searches, sizing
 from ..i18n import Language, has, t
 from ..render import budget, estimate_json, notes, numbers, plans, report_text
-from ..render.hardware import label as hardware_label
 from ..render.recommendations import texts
 from . import compare
+from . import sections as answer_sections
 from .answer import Outcome
 from .dialogue import Turn
 from .refine import Refinement
 from .reply import Choice, Item, Reply, Section
 from .slots import Draft
 
-SHOWN_RECOMMENDATIONS = 4
-# Alternatives shown under the plan that leads, each one line.
-SHOWN_ALTERNATIVES = 2
 _MODEL_CHOICES = ("Llama-3.1-8B", "Qwen2.5-7B", "Mistral-7B-v0.3", "Llama-3.1-70B")
 _GPU_CHOICES = ("RTX 4090", "RTX 3090", "A100 80GB", "M3 Max 64GB")
 _LAPTOP_CHOICES = ("RTX 4060 Laptop", "RTX 4090 Laptop", "M3 Pro 18GB")
@@ -92,198 +82,12 @@ def question(turn: Turn, lang: Language) -> Reply:
     )
 
 
-def _serving(served: Capacity, est: Estimate, lang: Language) -> str:
-    """A queueing server with more users than fit: what runs at once, and at what speed."""
-    text = t(
-        "reply.serving",
-        lang,
-        engine=engines.get(est.inputs.engine).label,
-        at_once=served.at_once,
-        context=numbers.integer(served.context, lang),
-        queued=served.asked - min(served.asked, served.at_once),
-        average=numbers.integer(served.average_tokens, lang),
-        at_average=served.at_average,
-    )
-    if served.decode is not None:
-        low, high = numbers.ends(served.decode.low, served.decode.high, lang)
-        running = min(served.asked, served.at_average)
-        total_low, total_high = numbers.ends(
-            served.decode.low * running, served.decode.high * running, lang
-        )
-        text += t(
-            "reply.serving_speed",
-            lang,
-            low=low,
-            high=high,
-            total_low=total_low,
-            total_high=total_high,
-        )
-    return text
-
-
-def _headline(est: Estimate, lang: Language) -> Section:
-    i = est.inputs
-    hardware = hardware_label(i.machine, i.gpu_count) if i.machine else t("reply.no_hardware", lang)
-    method = t(f"method.{i.method}", lang) if has(f"method.{i.method}", lang) else i.method
-    if i.task == "training":
-        # What shapes the memory beyond the method: the objective's extra models, and the
-        # framework when it is not the Hugging Face Trainer.
-        parts = [method]
-        if i.objective and i.objective != "sft":
-            parts.append(i.objective.upper())
-        if i.engine != "transformers" and i.engine in FRAMEWORKS:
-            parts.append(FRAMEWORKS[i.engine].label)
-        task = f"{t('task.training', lang)} ({', '.join(parts)})"
-    else:
-        task = t(f"task.{i.task}", lang)
-    text = t(
-        "reply.headline",
-        lang,
-        model=i.model,
-        params=numbers.count(i.params, lang),
-        task=task,
-        precision=i.precision,
-        context=numbers.integer(i.context, lang),
-        hardware=hardware,
-    )
-    if i.concurrency > 1:
-        text += t("reply.headline_users", lang, count=i.concurrency)
-    return Section(kind="headline", items=[Item(text=text)])
-
-
-def _verdict(est: Estimate, lang: Language, draft: Draft | None = None) -> Item:
-    """The verdict as asked; where it does not fit in a format and engine the question did not
-    name, it says which it assumed (the plan that follows runs another)."""
-    fullest = max(est.devices, key=lambda d: d.components.total)
-    if fullest.usable_bytes is None:
-        text = t("reply.verdict_no_hardware", lang, total=numbers.size(est.total_bytes, lang))
-        return Item(text=text)
-    assumed = (
-        draft is not None
-        and est.verdict not in FITTING
-        and not (draft.precision or draft.engine or draft.task == "training")
-    )
-    off = est.offload
-    short_of_ram = (
-        est.verdict == "does_not_fit"
-        and off is not None
-        and off.ram_usable_bytes is not None
-        and off.ram_bytes > off.ram_usable_bytes
-        and all(d.usable_bytes is None or d.components.total <= d.usable_bytes for d in est.devices)
-    )
-    key = (
-        "reply.verdict_ram"
-        if short_of_ram
-        else "reply.verdict_assumed"
-        if assumed
-        else "reply.verdict"
-    )
-    text = t(
-        key,
-        lang,
-        verdict=t(f"verdict.{est.verdict}", lang),
-        per_device=numbers.size(fullest.components.total, lang),
-        usable=numbers.size(fullest.usable_bytes, lang),
-        format=weight_format(est.inputs.precision).label,
-        engine=engines.get(est.inputs.engine).label if est.inputs.task == "inference" else "",
-        ram=numbers.size(off.ram_bytes if off is not None else 0, lang),
-        ram_usable=numbers.size((off.ram_usable_bytes or 0) if off is not None else 0, lang),
-    )
-    return Item(text=text, primary=True)
-
-
-def _breakdown(est: Estimate, lang: Language) -> Section:
-    """Memory by component of the device the verdict is about (the fullest one): a job total
-    over several GPUs beside a per-GPU verdict would read as a contradiction."""
-    fullest = max(est.devices, key=lambda d: d.components.total)
-    parts = [
-        f"{t(f'component.{name}', lang)} {numbers.size(getattr(fullest.components, name), lang)}"
-        for name in COMPONENTS
-        if getattr(fullest.components, name)
-    ]
-    text = " · ".join(parts)
-    if len(est.devices) > 1:
-        text = f"{t('reply.breakdown_per_gpu', lang, devices=len(est.devices))} {text}"
-    return Section(kind="breakdown", items=[Item(text=text)])
-
-
-def _item(rec: Recommendation, est: Estimate | None, lang: Language) -> Item:
-    title, detail = texts(rec, est, lang)
-    return Item(text=title, detail=detail, rule=rec.rule, primary=rec.primary)
-
-
-def _plan(ans: sizing.Sizing, lang: Language) -> list[Section]:
-    """ "Yes, like this:": the plan the first plan rule recommends, with its figures, speed and
-    command, then at most two alternatives that run differently (another engine, method or
-    place), from the places the plan rules allowed and the user's own hardware (a plan partly
-    in RAM too slow to lead, with its speed): the best other way on the same hardware and the
-    best elsewhere, in the planner's order."""
-    recs = [(r.rule, r.plan) for r in ans.advice.recommendations if r.plan is not None]
-    if not recs:
-        return []
-    rule, lead = recs[0]
-    places = {plan.hardware for _, plan in recs} | {YOURS}
-    seen = {(lead.hardware, lead.engine, lead.method)}
-    pool = []
-    for p in ans.plans:
-        key = (p.hardware, p.engine, p.method)
-        if p.runs and p.kind != "as_asked" and p.hardware in places and key not in seen:
-            seen.add(key)
-            pool.append(p)
-    same = [p for p in pool if p.hardware == lead.hardware]
-    other = [p for p in pool if p.hardware != lead.hardware]
-    alternatives = (same[:1] + other[:1] + same[1:] + other[1:])[:SHOWN_ALTERNATIVES]
-    items = [
-        Item(
-            text=f"{plans.summary(lead, lang)}: {plans.figures(lead, lang)}",
-            detail=plans.speed(lead, lang),
-            command=lead.command,
-            rule=rule,
-            primary=True,
-        ),
-        *(_alternative(p, lang) for p in alternatives),
-    ]
-    title = {"plan_yours": "plan.title", "plan_faster": "plan.title_faster"}.get(
-        rule, "plan.title_rented" if ans.estimate.verdict == "unknown" else "plan.title_elsewhere"
-    )
-    return [Section(kind="plan", title=t(title, lang), items=items)]
-
-
-def _alternative(plan: Plan, lang: Language) -> Item:
-    """One line for an alternative plan; one partly in RAM says how fast it decodes."""
-    slow = plan.offload is not None and plan.decode is not None
-    detail = plans.rates(plan.decode, None, lang)[0] if slow else None
-    return Item(text=plans.line(plan, lang), detail=detail)
-
-
-def _advice(ans: sizing.Sizing, lang: Language) -> list[Section]:
-    advice = ans.advice
-    shown = [r for r in advice.recommendations if r.group != "plan"]
-    recs = sorted(shown, key=lambda r: not r.primary)[:SHOWN_RECOMMENDATIONS]
-    if not recs:
-        return []
-    items = [_item(rec, advice.estimate, lang) for rec in recs]
-    if any(rec.rule == "launch" for rec in recs):
-        items += _other_engine(ans, lang)
-    return [Section(kind="advice", title=t("reply.recommendations", lang), items=items)]
-
-
-def _other_engine(ans: sizing.Sizing, lang: Language) -> list[Item]:
-    """Beside the command that starts the answer's engine, the best way to run it on the same
-    hardware in another engine ("Or: GGUF Q4_K_M on llama.cpp" beside MLX)."""
-    engine = ans.estimate.inputs.engine
-    for p in ans.plans:
-        if p.runs and p.hardware == YOURS and p.engine != engine and p.kind != "as_asked":
-            return [_alternative(p, lang)]
-    return []
-
-
 def all_recommendations(outcome: Outcome, lang: Language) -> list[Section]:
     """Every recommendation of an answer, not only the first few."""
     advice = outcome.ml or (outcome.workload.advice if outcome.workload else None)
     if advice is None or not advice.recommendations:
         return [Section(kind="text", items=[Item(text=t("reply.nothing_to_show", lang))])]
-    items = [_item(rec, advice.estimate, lang) for rec in advice.recommendations]
+    items = [answer_sections.item(rec, advice.estimate, lang) for rec in advice.recommendations]
     return [Section(kind="advice", title=t("reply.recommendations", lang), items=items)]
 
 
@@ -307,17 +111,6 @@ def _refinements(found: list[Refinement], lang: Language) -> tuple[list[Section]
         items.append(Item(text=text))
         choices.append(Choice(label=phrase, message=phrase))
     return [Section(kind="refinements", title=t("reply.refine", lang), items=items)], choices
-
-
-def _assumed(est: Estimate, lang: Language) -> list[Section]:
-    if not est.assumptions:
-        return []
-    items = [Item(text=f"- {notes.assumption(a, lang)}") for a in est.assumptions]
-    return [Section(kind="assumptions", title=t("reply.assumed", lang), items=items)]
-
-
-def _lines(kind: Any, title: str, lines: list[str]) -> list[Section]:
-    return [Section(kind=kind, title=title, items=[Item(text=x) for x in lines])] if lines else []
 
 
 def info(act: str, lang: Language, parsed: Draft | None = None) -> Reply:
@@ -355,7 +148,7 @@ def compared(outcome: Outcome, lang: Language) -> Reply:
     ]
     ans = outcome.workload
     if ans is not None:
-        sections += _assumed(ans.estimate, lang)
+        sections += answer_sections.assumed(ans.estimate, lang)
     reply = Reply(
         status="answered",
         language=lang,
@@ -392,20 +185,29 @@ def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Repl
     # workload answer.
     assert ans is not None
     est = ans.estimate
-    verdict = [_verdict(est, lang, outcome.draft)]
+    lead = next(
+        (r.plan for r in ans.advice.recommendations if r.rule == "plan_yours" and r.plan), None
+    )
+    verdict = answer_sections.verdict(est, lang, outcome.draft, lead)
     served = ans.serving
     if served is not None:
-        verdict.append(Item(text=_serving(served, est, lang)))
+        verdict.append(Item(text=answer_sections.serving(served, est, lang)))
     if outcome.smallest_gpu is not None and outcome.smallest_gpu.value is not None:
         # With the format and engine that give it: the 16-bit model may need a far larger one.
         verdict.append(Item(text=searches.sentence("gpu", outcome.smallest_gpu, lang)))
-    sections = [_headline(est, lang), Section(kind="verdict", items=verdict), _breakdown(est, lang)]
-    plan = _plan(ans, lang)
+    sections = [
+        answer_sections.headline(est, lang),
+        Section(kind="verdict", items=verdict),
+        answer_sections.breakdown(est, lang),
+    ]
+    plan = answer_sections.plan(ans, lang)
     sections += plan
-    sections += _advice(ans, lang)
+    sections += answer_sections.advice(ans, lang)
     if est.verdict != "does_not_fit":  # no speed for what cannot run
-        sections += _lines("speed", t("table.speed", lang), report_text.speed(ans.report, lang))
-    sections += _assumed(est, lang)
+        sections += answer_sections.lines(
+            "speed", t("table.speed", lang), report_text.speed(ans.report, lang)
+        )
+    sections += answer_sections.assumed(est, lang)
     if plan:
         # Beside a plan that runs, a follow-up that does not ("in int4" on transformers while
         # Q4_K_M on llama.cpp fits) reads as a contradiction.
@@ -459,10 +261,10 @@ def _inverse(outcome: Outcome, question: str, found: InverseAnswer, lang: Langua
             text = "; ".join(plans.rates(speed.decode_per_sequence, speed.prefill, lang))
             verdict.append(Item(text=text[:1].upper() + text[1:]))
         sections += [
-            _headline(est, lang),
+            answer_sections.headline(est, lang),
             Section(kind="verdict", items=verdict),
-            _breakdown(est, lang),
-            *_assumed(est, lang),
+            answer_sections.breakdown(est, lang),
+            *answer_sections.assumed(est, lang),
         ]
 
     def body() -> dict[str, Any]:

@@ -119,9 +119,13 @@ def test_chat_session(env):
     assert code == 0, err
     assert "(RTX 4090 Laptop)" in out
     assert "GeForce RTX 4090 Laptop" in out
-    # Llama 3 8B in BF16 (16.3 GiB) on the 16 GB laptop card: the verdict says the format it
-    # assumed, the plan after it another.
-    assert "Oordeel in BF16 op transformers (aangenomen): past niet" in out
+    # Llama 3 8B in BF16 (16.3 GiB) on the 16 GB laptop card: the verdict is the plan that runs
+    # there, the format it assumed beside it.
+    assert "Oordeel: past, met minder dan 10% ruimte over, in GGUF F16 op llama.cpp" in out
+    assert (
+        "Zoals uitgebracht, in BF16 op transformers (de vraag noemde geen van beide): past niet"
+        in out
+    )
     assert "Tot ziens." in out
     assert out.count("kan ik Llama 3 8B op mijn laptop draaien?") == 1
 

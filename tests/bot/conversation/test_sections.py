@@ -1,0 +1,29 @@
+"""The verdict of a sized workload: the plan that runs leads where the question named no format."""
+
+from bot.conversation.answer import answer
+from bot.conversation.sections import verdict
+from bot.conversation.slots import Draft
+
+
+def _lead(outcome):
+    recs = outcome.workload.advice.recommendations
+    return next((r.plan for r in recs if r.rule == "plan_yours" and r.plan), None)
+
+
+def test_the_plan_that_runs_leads_and_the_assumed_format_follows():
+    # Qwen3-32B in BF16 needs about 63 GiB; on a 4090 a 4-5 bit GGUF fits.
+    d = Draft(model="Qwen3-32B", task="inference", gpu="GeForce RTX 4090")
+    outcome = answer(d)
+    est = outcome.workload.estimate
+    items = verdict(est, "en", d, _lead(outcome))
+    assert items[0].primary and items[0].text.startswith("Verdict: fits")
+    assert "on llama.cpp" in items[0].text or "on vLLM" in items[0].text
+    assert items[1].text.startswith("As released, in BF16 on transformers")
+    assert "does not fit" in items[1].text
+
+
+def test_a_named_format_keeps_its_own_verdict():
+    d = Draft(model="Qwen3-32B", task="inference", gpu="GeForce RTX 4090", precision="bf16")
+    outcome = answer(d)
+    items = verdict(outcome.workload.estimate, "en", d, _lead(outcome))
+    assert len(items) == 1 and items[0].text.startswith("Verdict: does not fit")
