@@ -183,6 +183,10 @@ class Framework:
     default_optimizer: Callable[[str, int], str]  # (method, gpus) -> optimizer
     build: Callable[[Settings], Recipe]
     source: str
+    # The method a question naming the framework but no method gets: what the framework's own
+    # examples train, with where they say so (None: full fine-tuning, the general default).
+    default_method: str | None = None
+    default_method_source: str = ""
 
     def recipe(self, settings: Settings) -> Recipe:
         return self.build(settings)
