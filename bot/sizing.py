@@ -11,8 +11,8 @@ from estimator.hardware.types import Machine
 from estimator.planner import Plan, plans
 from estimator.planner.serving import Capacity, capacity
 from estimator.report import Report, report
-from estimator.result import Estimate, Note
 from estimator.resolve import resolve
+from estimator.result import Estimate, Note
 from estimator.training_time import TrainingData, TrainingTime, training_time
 from estimator.workload import Workload
 from rules import Advice, Situation, advise

@@ -121,9 +121,7 @@ def training(time: TrainingTime, plan: Plan, lang: str) -> str:
     if not price:
         return t("plan.training", lang, **said)
     low, high = numbers.ends(hours.low * price, hours.high * price, lang)
-    return t(
-        "plan.training_cost", lang, low=low, high=high, price=numbers.usd(price, lang), **said
-    )
+    return t("plan.training_cost", lang, low=low, high=high, price=numbers.usd(price, lang), **said)
 
 
 def rates(decode: Range | None, prefill: Range | None, lang: str) -> list[str]:

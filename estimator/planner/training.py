@@ -142,15 +142,15 @@ def trainer_config(i: Inputs, args: str, sft: str = "TrainingArguments") -> str:
         extra += f"num_generations={i.group_size}, max_completion_length={i.generation_length}, "
         if i.engine != "unsloth":
             # The generation batch holds whole groups (GRPOConfig generation_batch_size).
-            extra += f"generation_batch_size={math.lcm(i.batch * max(1, i.gpu_count), i.group_size)}, "
+            extra += (
+                f"generation_batch_size={math.lcm(i.batch * max(1, i.gpu_count), i.group_size)}, "
+            )
     elif i.objective == "ppo":
         extra += f"response_length={i.generation_length}, "
     if i.rollout_engine == "vllm":
         extra += "use_vllm=True, "
         if i.engine != "unsloth":
-            extra += (
-                f'vllm_mode="colocate", vllm_gpu_memory_utilization={i.rollout_memory_utilization}, '
-            )
+            extra += f'vllm_mode="colocate", vllm_gpu_memory_utilization={i.rollout_memory_utilization}, '
     return f"{name}({extra}{args})"
 
 
