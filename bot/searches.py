@@ -17,6 +17,7 @@ from estimator.planner import inverse as across
 from estimator.planner.quality import LOW_BITS, LOW_BITS_SOURCE, nominal_bits
 from estimator.precision import weight_format
 from estimator.result import Note
+from estimator.training_time import TrainingData
 from estimator.workload import Workload
 
 from .i18n import t
@@ -34,7 +35,7 @@ def search(
     *,
     laptops: bool = False,
     purpose: str | None = None,
-    tokens: int | None = None,
+    tokens: int | TrainingData | None = None,
 ) -> inverse.Answer:
     """The answer to `question` for this workload on this machine; the biggest model made for
     `purpose` ("code", "vision") when one is given; the cheapest instance for training `tokens`
