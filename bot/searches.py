@@ -17,6 +17,7 @@ from estimator.planner import inverse as across
 from estimator.planner.quality import LOW_BITS, LOW_BITS_SOURCE, nominal_bits
 from estimator.precision import weight_format
 from estimator.result import Note
+from estimator.training_time import TrainingData
 from estimator.workload import Workload
 
 from .i18n import t
@@ -34,13 +35,15 @@ def search(
     *,
     laptops: bool = False,
     purpose: str | None = None,
+    tokens: int | TrainingData | None = None,
 ) -> inverse.Answer:
     """The answer to `question` for this workload on this machine; the biggest model made for
-    `purpose` ("code", "vision") when one is given."""
+    `purpose` ("code", "vision") when one is given; the cheapest instance for training `tokens`
+    tokens in all when they are known."""
     if question == "gpu":
         return across.smallest_gpu(workload, laptops=laptops)
     if question not in (*NEED_HARDWARE, "gpus"):
-        return across.cheapest_cloud(workload)
+        return across.cheapest_cloud(workload, tokens)
     if machine is None:
         if question != "gpus":
             raise EstimatorError("fit_needs_hardware", question=question)
@@ -115,7 +118,8 @@ def sentence(question: str, found: inverse.Answer, lang: str) -> str:
         return t("fit.none", lang)
     precision = question == "precision"
     shown = weight_format(str(found.value)).label if precision else _shown(found.value, lang)
-    text = t(f"fit.{question}", lang, value=shown)
+    job = question == "cloud" and any(n.key == "cloud_job" for n in found.notes)
+    text = t("fit.cloud_job_title" if job else f"fit.{question}", lang, value=shown)
     how = _how(found, lang)
     if how is not None:
         text += (
@@ -137,9 +141,28 @@ def sentence(question: str, found: inverse.Answer, lang: str) -> str:
     if bits is not None and bits < LOW_BITS:
         text += "; " + t("plan.low_bits", lang, bits=int(bits), source=LOW_BITS_SOURCE)
     for note in found.notes:
-        said = notes.assumption(note, lang)
+        said = _job(note, lang) if note.key in _JOBS else notes.assumption(note, lang)
         text += ". " + said[:1].upper() + said[1:]
     return text
+
+
+_JOBS = ("cloud_job", "cloud_job_hourly")
+
+
+def _job(note: Note, lang: str) -> str:
+    """A training job's hours and total cost on an instance."""
+    p = note.params
+    low, high = numbers.ends(p["usd_low"], p["usd_high"], lang)
+    return t(
+        f"fit.{note.key}",
+        lang,
+        provider=p["provider"],
+        instance=p["instance"],
+        price=numbers.usd(p["usd_per_hour"], lang),
+        time=numbers.duration(p["hours_low"], p["hours_high"], lang),
+        low=low,
+        high=high,
+    )
 
 
 def fields(found: inverse.Answer) -> dict[str, Any]:

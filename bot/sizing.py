@@ -11,8 +11,9 @@ from estimator.hardware.types import Machine
 from estimator.planner import Plan, plans
 from estimator.planner.serving import Capacity, capacity
 from estimator.report import Report, report
+from estimator.resolve import resolve
 from estimator.result import Estimate, Note
-from estimator.training_time import TrainingData
+from estimator.training_time import TrainingData, TrainingTime, training_time
 from estimator.workload import Workload
 from rules import Advice, Situation, advise
 
@@ -30,6 +31,7 @@ class Sizing:
     machine: Machine | None
     plans: tuple[Plan, ...] = ()  # the planner's ways to run it, best first
     serving: Capacity | None = None  # a queueing server with more users than fit at once
+    tokens: int | TrainingData | None = None  # the training data the question described
 
 
 def size(
@@ -63,7 +65,15 @@ def size(
         rep.estimate, assumptions=tuple(all_notes), steps=rep.estimate.steps + speed_steps
     )
     served = capacity(workload, machine) if machine is not None else None
-    return Sizing(rep, advice, est, workload, machine, found, served)
+    return Sizing(rep, advice, est, workload, machine, found, served, tokens)
+
+
+def plan_training(ans: Sizing, plan: Plan) -> TrainingTime | None:
+    """How long a training plan that runs takes on its hardware, on the answer's data (the
+    asked workload's time says nothing of a plan with another method or machine)."""
+    if plan.workload.task != "training" or not plan.runs or plan.machine is None:
+        return None
+    return training_time(resolve(plan.workload, plan.machine), plan.machine, ans.tokens)
 
 
 def drawing(ans: Sizing) -> Drawing:

@@ -40,7 +40,8 @@ class Electricity:
 class Purchase:
     usd: float
     verified: bool  # False: a street price or estimate, marked UNVERIFIED in the catalog
-    break_even_hours: float | None  # against the cheapest fitting cloud instance
+    break_even_hours: float | None  # against renting `rented`
+    rented: CloudInstance | None = None  # the instance buying is weighed against
 
 
 def instance_gpu(instance: CloudInstance) -> Gpu:
@@ -82,24 +83,58 @@ def cloud_options(
             break
         if instance.gpu_count * instance_gpu(instance).memory_bytes < floor:
             continue
-        hardware = cloud_machine(instance)
-        try:
-            est = estimate(workload, hardware)
-        except EstimatorError:
-            continue  # e.g. a tensor-parallel size that does not divide the heads
-        if est.verdict not in FITTING:
-            continue
-        price = instance.usd_per_hour
-        r = resolve(workload, hardware)
-        job = per_million = None
-        if r.workload.task == "training":
-            time = training_time(r, hardware, training_tokens)
-            job = time.hours * price if time else None
-        else:
-            speed = inference_speed(r, hardware, est)
-            per_million = speed.decode_total.inverse(price * 1e6 / 3600) if speed else None
-        options.append(CloudOption(instance, est.verdict, price, job, per_million))
+        option = _option(workload, instance, training_tokens)
+        if option is not None:
+            options.append(option)
     return options
+
+
+def _option(
+    workload: Workload, instance: CloudInstance, training_tokens: int | TrainingData | None
+) -> CloudOption | None:
+    """`instance` with the job's cost or a million tokens' cost, None when the workload does
+    not fit it."""
+    hardware = cloud_machine(instance)
+    try:
+        est = estimate(workload, hardware)
+    except EstimatorError:
+        return None  # e.g. a tensor-parallel size that does not divide the heads
+    if est.verdict not in FITTING:
+        return None
+    price = instance.usd_per_hour
+    r = resolve(workload, hardware)
+    job = per_million = None
+    if r.workload.task == "training":
+        time = training_time(r, hardware, training_tokens)
+        job = time.hours * price if time else None
+    else:
+        speed = inference_speed(r, hardware, est)
+        per_million = speed.decode_total.inverse(price * 1e6 / 3600) if speed else None
+    return CloudOption(instance, est.verdict, price, job, per_million)
+
+
+def rented_alike(
+    workload: Workload,
+    machine: Machine,
+    cheapest: CloudOption | None,
+    training_tokens: int | TrainingData | None = None,
+) -> CloudOption | None:
+    """What buying `machine`'s GPUs is weighed against. One GPU: the cheapest instance that
+    fits. Several: renting as many GPUs, the same card first, else the cheapest instance with
+    that many GPUs on which the workload fits; a single rented card that happens to fit is no
+    stand-in for the eight bought to train faster."""
+    if machine.count <= 1:
+        return cheapest
+    alike = sorted(
+        (i for i in cloud_instances() if i.gpu_count == machine.count),
+        key=lambda i: (
+            machine.gpu is None or instance_gpu(i).name != machine.gpu.name,
+            i.usd_per_hour,
+        ),
+    )
+    return next(
+        (o for i in alike if (o := _option(workload, i, training_tokens)) is not None), None
+    )
 
 
 def electricity(machine: Machine, kwh_price: float, hours: Range | None) -> Electricity | None:
@@ -114,16 +149,18 @@ def electricity(machine: Machine, kwh_price: float, hours: Range | None) -> Elec
     return Electricity(watts, kwh_price, per_hour, job)
 
 
-def purchase(machine: Machine, cloud_usd_per_hour: float | None) -> Purchase | None:
+def purchase(
+    machine: Machine, cloud_usd_per_hour: float | None, rented: CloudInstance | None = None
+) -> Purchase | None:
     """Launch price of the GPUs, or the catalog's unverified street price, summed over the
-    cards, and the hours of cloud time at `cloud_usd_per_hour` it buys."""
+    cards, and the hours of cloud time at `cloud_usd_per_hour` (renting `rented`) it buys."""
     prices = [card_price(g) for g in machine.boards]
     if not prices or None in prices:
         return None
     known = [p for p in prices if p is not None]
     total = sum(usd for usd, _ in known)
     hours = total / cloud_usd_per_hour if cloud_usd_per_hour else None
-    return Purchase(total, all(verified for _, verified in known), hours)
+    return Purchase(total, all(verified for _, verified in known), hours, rented if hours else None)
 
 
 def card_price(gpu: Gpu) -> tuple[float, bool] | None:

@@ -49,6 +49,10 @@ def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> In
         device_memory_bytes=machine.device_bytes if machine else None,
         gpu_memory_utilization=r.utilization,
         objective=w.objective if training else None,
+        group_size=(w.group_size or 0) if training else 0,
+        generation_length=(w.generation_length or 0) if training else 0,
+        rollout_engine=w.rollout_engine if training else None,
+        rollout_memory_utilization=w.rollout_memory_utilization if training else None,
         parallelism=parallelism,
         liger=training and bool(w.liger),
     )

@@ -21,6 +21,8 @@ from .hardware.types import CloudInstance, Gpu, Machine
 from .models import catalog
 from .resolve import resolve
 from .result import Estimate, Note
+from .speed import Range
+from .training_time import TrainingData, training_time
 from .vocabulary import FITTING, MAX_SEQUENCES
 from .workload import Workload
 
@@ -187,15 +189,81 @@ def _smallest(size: int, fits: Callable[[int], Estimate | None]) -> Answer[int]:
 
 
 @lru_cache(maxsize=1024)
-def cheapest_cloud(workload: Workload) -> Answer[CloudInstance]:
-    """The catalog cloud instance (a CloudInstance) with the lowest hourly price that fits."""
+def cheapest_cloud(
+    workload: Workload, training_tokens: int | TrainingData | None = None
+) -> Answer[CloudInstance]:
+    """The catalog cloud instance (a CloudInstance) with the lowest hourly price that fits; for
+    training on a stated amount of data, the one with the lowest cost of the whole job (the
+    training-time estimate's hours on it times its price: a dearer, faster GPU can finish for
+    less), with notes saying its hours and total, and those of the cheapest per hour when that
+    is another instance."""
     from .cost import cloud_machine, instance_gpu, weights_floor
 
     floor = weights_floor(workload)
-    for instance in sorted(cloud_instances(), key=lambda i: i.usd_per_hour):
-        if instance.gpu_count * instance_gpu(instance).memory_bytes < floor:
-            continue
+    by_price = [
+        i
+        for i in sorted(cloud_instances(), key=lambda i: i.usd_per_hour)
+        if i.gpu_count * instance_gpu(i).memory_bytes >= floor
+    ]
+    none: Answer[CloudInstance] = Answer(None, None)
+    hourly = next(
+        (
+            Answer(i, est)
+            for i in by_price
+            if (est := _fits(workload, cloud_machine(i))) is not None
+        ),
+        none,
+    )
+    if training_tokens is None or workload.task != "training" or hourly.value is None:
+        return hourly
+    jobs = {i: _job_hours(workload, i, training_tokens) for i in by_price}
+
+    def cost(i: CloudInstance) -> float:
+        hours = jobs[i]
+        return i.usd_per_hour * (hours.low + hours.high) / 2 if hours else float("inf")
+
+    # sorted() is stable: among equal totals the cheaper per hour stays first.
+    for instance in sorted(by_price, key=cost):
         est = _fits(workload, cloud_machine(instance))
-        if est is not None:
-            return Answer(instance, est)
-    return Answer(None, None)
+        if est is None:
+            continue
+        hours = jobs[instance]
+        if hours is None:
+            return hourly
+        notes = [_job_note("cloud_job", instance, hours)]
+        cheap = hourly.value
+        cheap_hours = jobs[cheap]
+        if cheap != instance and cheap_hours is not None:
+            notes.append(_job_note("cloud_job_hourly", cheap, cheap_hours))
+        return Answer(instance, est, notes=tuple(notes))
+    return hourly
+
+
+def _job_hours(
+    workload: Workload, instance: CloudInstance, tokens: int | TrainingData
+) -> Range | None:
+    """Hours the training job takes on `instance` (None when its FLOP/s are unknown)."""
+    from .cost import cloud_machine
+
+    hardware = cloud_machine(instance)
+    try:
+        time = training_time(resolve(workload, hardware), hardware, tokens)
+    except EstimatorError:
+        return None
+    return time.hours if time is not None else None
+
+
+def _job_note(key: str, instance: CloudInstance, hours: Range) -> Note:
+    price = instance.usd_per_hour
+    return Note(
+        key,
+        {
+            "provider": instance.provider,
+            "instance": instance.instance,
+            "usd_per_hour": price,
+            "hours_low": hours.low,
+            "hours_high": hours.high,
+            "usd_low": hours.low * price,
+            "usd_high": hours.high * price,
+        },
+    )

@@ -12,6 +12,7 @@ from .cost import (
     cloud_options,
     electricity,
     purchase,
+    rented_alike,
 )
 from .estimate import estimate
 from .hardware.types import Machine
@@ -53,5 +54,9 @@ def report(
     hours = training.hours if training else None
     options = tuple(cloud_options(workload, training_tokens, limit=CLOUD_OPTIONS))
     power = electricity(machine, kwh_price, hours) if machine else None
-    buying = purchase(machine, options[0].usd_per_hour if options else None) if machine else None
+    buying = None
+    if machine:
+        rented = rented_alike(workload, machine, options[0] if options else None, training_tokens)
+        price, instance = (rented.usd_per_hour, rented.instance) if rented else (None, None)
+        buying = purchase(machine, price, instance)
     return Report(est, speed, training, options, power, buying, kwh_price)

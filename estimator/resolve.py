@@ -9,7 +9,7 @@ from typing import cast
 
 from . import engines
 from .errors import EstimatorError
-from .frameworks import FRAMEWORKS
+from .frameworks import FRAMEWORKS, default_method
 from .hardware.types import Machine
 from .memory.alignment import objective_defaults
 from .memory.constants import VLLM_UTILIZATION
@@ -182,8 +182,21 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     notes: list[Note] = []
     method = "full" if w.task == "inference" else w.method
     if method is None:
-        method = "full"
-        notes.append(Note("default_method", {"method": "full"}))
+        method = default_method(w.engine)
+        if method != "full":
+            framework = FRAMEWORKS[w.engine or ""]
+            notes.append(
+                Note(
+                    f"framework_{method}",
+                    {
+                        "method": method,
+                        "framework": framework.label,
+                        "source": framework.default_method_source,
+                    },
+                )
+            )
+        else:
+            notes.append(Note("default_method", {"method": "full"}))
     if w.task == "training":
         w = replace(w, **objective_defaults(w, method, notes))
     engine = _engine(w, machine, notes)

@@ -124,6 +124,12 @@ class Inputs:
     device_memory_bytes: int | None
     gpu_memory_utilization: float = 0.9  # the share vLLM/SGLang may take of each GPU
     objective: str | None = None  # training: sft, dpo, grpo, ...
+    # Online RL: completions per prompt, their length, and what generates them (transformers'
+    # generate() or a colocated vLLM engine with its share of each GPU).
+    group_size: int = 0
+    generation_length: int = 0
+    rollout_engine: str | None = None
+    rollout_memory_utilization: float | None = None
     parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
     liger: bool = False  # training: Liger's fused kernels and loss applied
 

@@ -128,9 +128,9 @@ def _guidance_fields(w: Workload, m: Machine | None, est: Estimate) -> dict[str,
 
 
 def _cost_fields(rep: Report, m: Machine | None) -> dict[str, Any]:
-    """Buying the asked GPUs against renting the cheapest instance that fits, and power: the
-    answer's own cost figures (its electricity price, its cheapest instance), not a second
-    search."""
+    """Buying the asked GPUs against renting what the answer weighed them against (the cheapest
+    instance that fits, for several GPUs as many rented GPUs), and power: the answer's own cost
+    figures (its electricity price, its instances), not a second search."""
     if m is None or m.kind != "gpu":
         return {}
     out: dict[str, Any] = {}
@@ -140,12 +140,12 @@ def _cost_fields(rep: Report, m: Machine | None) -> dict[str, Any]:
     buy = rep.purchase
     if buy is not None:
         out.update(purchase_usd=round(buy.usd), purchase_verified=int(buy.verified))
-        if buy.break_even_hours is not None and rep.cloud:
-            cheapest = rep.cloud[0].instance
+        rented = buy.rented
+        if buy.break_even_hours is not None and rented is not None:
             out.update(
                 break_even_hours=round(buy.break_even_hours),
-                cloud_usd_per_hour=cheapest.usd_per_hour,
-                cloud_instance=f"{cheapest.provider} {cheapest.instance}",
+                cloud_usd_per_hour=rented.usd_per_hour,
+                cloud_instance=f"{rented.provider} {rented.instance}",
             )
     return out
 

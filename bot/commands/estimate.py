@@ -156,9 +156,8 @@ def build(args: argparse.Namespace) -> tuple[Workload, Machine | None, tuple[Not
     return workload, machine, choice.notes
 
 
-def answer(args: argparse.Namespace) -> sizing.Sizing:
-    """The workload the flags describe, answered (`estimate` and the MCP server's tools)."""
-    workload, machine, model_notes = build(args)
+def tokens_of(args: argparse.Namespace) -> int | TrainingData | None:
+    """The training data the flags describe: --tokens, or the examples, their length and epochs."""
     tokens: int | TrainingData | None = training_data(args)
     if args.tokens is not None:
         if tokens is not None:
@@ -168,6 +167,13 @@ def answer(args: argparse.Namespace) -> sizing.Sizing:
             raise EstimatorError(
                 "out_of_range", field="tokens", value=args.tokens, low=1, high=10**15
             )
+    return tokens
+
+
+def answer(args: argparse.Namespace) -> sizing.Sizing:
+    """The workload the flags describe, answered (`estimate` and the MCP server's tools)."""
+    workload, machine, model_notes = build(args)
+    tokens = tokens_of(args)
     price = None if args.kwh_price is None else parse_share("kwh_price", args.kwh_price)
     if price is not None and not 0 <= price <= 100:
         raise EstimatorError(

@@ -14,7 +14,7 @@ from ..i18n import language
 from ..render import errors, estimate_json, estimate_text
 from ..schemas import FitOut
 from . import output
-from .estimate import build
+from .estimate import build, tokens_of
 
 PLACEHOLDER_MODEL = "7B"  # `fit model` searches the catalog; the flag's model is not used
 # The exit code of an inverse question answered "nothing fits", in `fit` and `ask` alike: an
@@ -30,7 +30,9 @@ def answer(args: argparse.Namespace) -> tuple[inverse.Answer, FitOut]:
         args.model = PLACEHOLDER_MODEL
     workload, machine, _ = build(args)
     laptops = bool(machine and machine.gpu and machine.gpu.laptop)
-    found = searches.search(args.question, workload, machine, laptops=laptops)
+    found = searches.search(
+        args.question, workload, machine, laptops=laptops, tokens=tokens_of(args)
+    )
     body = FitOut(
         question=args.question,
         answer=searches.plain_value(found),

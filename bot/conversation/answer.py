@@ -276,10 +276,11 @@ def answer(
     work, notes = workload(draft)
     box = machine(draft)
     notes = extra_notes + notes
+    tokens, token_notes = training_tokens(draft)
     if draft.inverse:
         question = FIT_QUESTION[draft.inverse]
         found = searches.search(
-            question, work, box, laptops=bool(draft.laptop), purpose=draft.purpose
+            question, work, box, laptops=bool(draft.laptop), purpose=draft.purpose, tokens=tokens
         )
         if found.value is None and box is not None and question in _ON_THE_HARDWARE:
             # Nothing on this hardware: the workload itself, with the plan that runs elsewhere.
@@ -292,7 +293,6 @@ def answer(
     smallest = None
     if box is None:
         smallest = searches.search("gpu", work, None, laptops=bool(draft.laptop))
-    tokens, token_notes = training_tokens(draft)
     price = draft.kwh_price if draft.kwh_price is not None else kwh_price
     if draft.kwh_price is not None:
         token_notes += (Note("kwh_price_given", {"price": draft.kwh_price}),)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
+from estimator.frameworks import default_method
 from estimator.vocabulary import ASSUMED_MAX_CONTEXT, DEFAULT_CONTEXT
 
 from .answer import machine, workload
@@ -33,7 +34,7 @@ def _candidates(d: Draft) -> list[tuple[str, str, Draft]]:
             ("lora", "method", "LoRA"),
             ("qlora", "method", "QLoRA"),
         ):
-            if (d.method or "full") != method:
+            if (d.method or default_method(d.engine)) != method:
                 out.append((key, label, d.model_copy(update={"method": method})))
     else:
         for precision in ("int4", "int8", "bf16"):

@@ -190,10 +190,15 @@ def plan(ans: sizing.Sizing, lang: Language) -> list[Section]:
     same = [p for p in pool if p.hardware == lead.hardware]
     other = [p for p in pool if p.hardware != lead.hardware]
     alternatives = (same[:1] + other[:1] + same[1:] + other[1:])[:SHOWN_ALTERNATIVES]
+    detail = plans.speed(lead, lang)
+    trained = sizing.plan_training(ans, lead)
+    if trained is not None:
+        said = plans.training(trained, lead, lang)
+        detail = f"{detail}; {said}" if detail else said[:1].upper() + said[1:]
     items = [
         Item(
             text=f"{plans.summary(lead, lang)}: {plans.figures(lead, lang)}",
-            detail=plans.speed(lead, lang),
+            detail=detail,
             command=lead.command,
             rule=rule,
             primary=True,

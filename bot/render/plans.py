@@ -10,6 +10,7 @@ from estimator.planner import CLOUD, MORE_GPUS, Plan
 from estimator.planner.quality import LOW_BITS_SOURCE
 from estimator.precision import weight_format
 from estimator.speed import Range
+from estimator.training_time import TrainingTime
 
 from ..i18n import t
 from . import numbers
@@ -107,6 +108,20 @@ def speed(plan: Plan, lang: str) -> str | None:
     if plan.context_max:
         parts.append(t("plan.context", lang, context=numbers.integer(plan.context_max, lang)))
     return "; ".join(parts) or None
+
+
+def training(time: TrainingTime, plan: Plan, lang: str) -> str:
+    """ "training 1,000,000 tokens in 30.5–48.9 min", with what it costs on a rented plan."""
+    hours = time.hours
+    said = {
+        "tokens": numbers.integer(time.tokens, lang),
+        "time": numbers.duration(hours.low, hours.high, lang),
+    }
+    price = plan.usd_per_hour
+    if not price:
+        return t("plan.training", lang, **said)
+    low, high = numbers.ends(hours.low * price, hours.high * price, lang)
+    return t("plan.training_cost", lang, low=low, high=high, price=numbers.usd(price, lang), **said)
 
 
 def rates(decode: Range | None, prefill: Range | None, lang: str) -> list[str]:

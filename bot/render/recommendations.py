@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from estimator import engines
+from estimator.planner.training import trainer_config
 from estimator.result import Estimate
 from rules import Recommendation
 
@@ -63,11 +64,14 @@ def command(rec: Recommendation, est: Estimate) -> str:
     targets = (
         '"all-linear"' if i.lora_targets == "all" else '["q_proj", "k_proj", "v_proj", "o_proj"]'
     )
+    args = (
+        f"per_device_train_batch_size={i.batch}, gradient_checkpointing="
+        f"{bool(i.grad_checkpointing)}, {'bf16' if half == 'bfloat16' else 'fp16'}=True"
+        f"{', use_liger_kernel=True' if i.liger else ''}"
+    )
     return (
         f"{quant}LoraConfig(r={i.lora_rank}, lora_alpha={2 * (i.lora_rank or 8)}, target_modules={targets}); "
-        f"TrainingArguments(per_device_train_batch_size={i.batch}, gradient_checkpointing="
-        f"{bool(i.grad_checkpointing)}, {'bf16' if half == 'bfloat16' else 'fp16'}=True"
-        f"{', use_liger_kernel=True' if i.liger else ''})"
+        f"{trainer_config(i, args)}"
     )
 
 

@@ -114,7 +114,13 @@ def cost(rep: Report, lang: str) -> list[str]:
     if buy is not None:
         key = "table.purchase" if buy.verified else "table.purchase_unverified"
         text = t(key, lang, usd=numbers.integer(buy.usd, lang))
-        if buy.break_even_hours is not None:
-            text += t("table.break_even", lang, hours=numbers.integer(buy.break_even_hours, lang))
+        rented = buy.rented
+        if buy.break_even_hours is not None and rented is not None:
+            text += t(
+                "table.break_even",
+                lang,
+                hours=numbers.integer(buy.break_even_hours, lang),
+                instance=f"{rented.provider} {rented.instance}",
+            )
         out.append(text)
     return out

@@ -6,6 +6,7 @@ FRAMEWORKS is the registry the planner iterates; ALIASES maps the names people u
 
 from __future__ import annotations
 
+from ..vocabulary import Method
 from . import axolotl, deepspeed, fsdp, llama_factory, torchtune, transformers, unsloth
 from .profile import Framework
 
@@ -23,4 +24,14 @@ FRAMEWORKS: dict[str, Framework] = {
 }
 ALIASES: dict[str, str] = {alias: fw.name for fw in FRAMEWORKS.values() for alias in fw.aliases}
 
-__all__ = ["ALIASES", "FRAMEWORKS", "Framework"]
+
+def default_method(engine: str | None) -> Method:
+    """The method a training question that names none gets on `engine`: the framework's own
+    default when it has one, else full fine-tuning."""
+    framework = FRAMEWORKS.get(ALIASES.get(engine or "", engine or ""))
+    if framework is None or framework.default_method is None:
+        return "full"
+    return framework.default_method
+
+
+__all__ = ["ALIASES", "FRAMEWORKS", "Framework", "default_method"]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..precision import WeightFormat
+    from ..vocabulary import Method
     from ..workload import Workload
 
 
@@ -183,6 +184,10 @@ class Framework:
     default_optimizer: Callable[[str, int], str]  # (method, gpus) -> optimizer
     build: Callable[[Settings], Recipe]
     source: str
+    # The method a question naming the framework but no method gets: what the framework's own
+    # examples train, with where they say so (None: full fine-tuning, the general default).
+    default_method: Method | None = None
+    default_method_source: str = ""
 
     def recipe(self, settings: Settings) -> Recipe:
         return self.build(settings)

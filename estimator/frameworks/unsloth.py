@@ -11,6 +11,9 @@
   a full fine-tune, all trainable parameters are upcast to fp32 (unsloth_zoo training_utils.py
   prepare_model_for_training, float32_mixed_precision).
 - Its notebooks train with optim="adamw_8bit" and gradient accumulation. Several GPUs run as DDP.
+- Its notebooks, SFT and GRPO alike, load the base with load_in_4bit=True and train LoRA adapters
+  (get_peft_model r=16; unslothai/notebooks nb/Llama3.1_(8B)-Alpaca.ipynb, nb/Qwen2.5_(3B)-GRPO.ipynb):
+  QLoRA is what Unsloth trains when the question names no method.
 """
 
 from __future__ import annotations
@@ -56,4 +59,6 @@ FRAMEWORK = Framework(
     default_optimizer=lambda method, gpus: "adamw_8bit",
     build=_build,
     source="unslothai/unsloth models/llama.py, models/_utils.py; unsloth_zoo training_utils.py",
+    default_method="qlora",
+    default_method_source="unslothai/notebooks: load_in_4bit=True, get_peft_model",
 )

@@ -26,6 +26,7 @@ from ..precision import weight_bytes, weight_format
 from ..resolve import resolve
 from ..result import Note
 from ..speed import inference_speed
+from ..training_time import TrainingData
 from ..vocabulary import ASSUMED_MAX_CONTEXT, FITTING, MAX_SEQUENCES, Verdict
 from ..workload import Workload
 from .context import largest
@@ -432,8 +433,12 @@ def smallest_gpu(w: Workload, laptops: bool = False) -> Answer[str]:
     return _least(w, lambda v: inverse.smallest_gpu(v, laptops=laptops), memory)
 
 
-def cheapest_cloud(w: Workload) -> Answer[CloudInstance]:
-    return _least(w, inverse.cheapest_cloud, lambda i: i.usd_per_hour)
+def cheapest_cloud(
+    w: Workload, training_tokens: int | TrainingData | None = None
+) -> Answer[CloudInstance]:
+    """The cheapest instance over the served formats; for training on stated data, the lowest
+    cost of the whole job (training is searched as asked, one format)."""
+    return _least(w, lambda v: inverse.cheapest_cloud(v, training_tokens), lambda i: i.usd_per_hour)
 
 
 def gpus_for(w: Workload, gpu: Gpu, ram_bytes: int | None = None) -> Answer[int]:

@@ -7,6 +7,7 @@ PEFT/TRL settings that produce the estimate."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -119,6 +120,40 @@ def parallelism(i: Inputs) -> str:
     return "ddp"
 
 
+# TRL's config class for each objective (trl/trainer/*_config.py; IPO is DPO's loss_type "ipo",
+# SimPO CPO's loss_type "simpo"); supervised fine-tuning runs on the plain TrainingArguments.
+_CONFIGS = {
+    "dpo": ("DPOConfig", ""),
+    "ipo": ("DPOConfig", 'loss_type="ipo", '),
+    "orpo": ("ORPOConfig", ""),
+    "kto": ("KTOConfig", ""),
+    "simpo": ("CPOConfig", 'loss_type="simpo", '),
+    "grpo": ("GRPOConfig", ""),
+    "rloo": ("RLOOConfig", ""),
+    "ppo": ("PPOConfig", ""),
+}
+
+
+def trainer_config(i: Inputs, args: str, sft: str = "TrainingArguments") -> str:
+    """The trainer's config for the objective that was estimated, holding `args`: online RL
+    with its group, completion length and rollout engine as the estimate sized them."""
+    name, extra = _CONFIGS.get(i.objective or "", (sft, ""))
+    if i.objective in ("grpo", "rloo"):
+        extra += f"num_generations={i.group_size}, max_completion_length={i.generation_length}, "
+        if i.engine != "unsloth":
+            # The generation batch holds whole groups (GRPOConfig generation_batch_size).
+            extra += (
+                f"generation_batch_size={math.lcm(i.batch * max(1, i.gpu_count), i.group_size)}, "
+            )
+    elif i.objective == "ppo":
+        extra += f"response_length={i.generation_length}, "
+    if i.rollout_engine == "vllm":
+        extra += "use_vllm=True, "
+        if i.engine != "unsloth":
+            extra += f'vllm_mode="colocate", vllm_gpu_memory_utilization={i.rollout_memory_utilization}, '
+    return f"{name}({extra}{args})"
+
+
 def command(est: Estimate, machine: Machine | None) -> str:
     """The settings that run what `est` estimated (fp16 on GPUs without bfloat16)."""
     i = est.inputs
@@ -141,14 +176,25 @@ def command(est: Estimate, machine: Machine | None) -> str:
         run = f"deepspeed --num_gpus {max(1, i.gpu_count)} train.py --deepspeed ds_config.json"
         return f"{run}  # ds_config.json: {json.dumps(config, separators=(',', ':'))}"
     if i.engine == "unsloth":
-        # Unsloth's notebooks: FastLanguageModel with its own checkpointing, TRL's SFTTrainer.
-        four_bit = i.method == "qlora"
+        # Unsloth's notebooks: FastLanguageModel with its own checkpointing, then TRL's trainer
+        # for the objective; its GRPO notebook generates with vLLM inside the process
+        # (fast_inference=True) on the share gpu_memory_utilization gives it.
+        load = f"max_seq_length={i.context}, load_in_4bit={i.method == 'qlora'}"
+        if i.rollout_engine == "vllm":
+            load += f", fast_inference=True, gpu_memory_utilization={i.rollout_memory_utilization}"
         checkpointing = '"unsloth"' if i.grad_checkpointing else "False"
+        if i.method == "full":
+            adapters = ""
+            load += ", full_finetuning=True"
+        else:
+            adapters = (
+                f"FastLanguageModel.get_peft_model(model, r={i.lora_rank}, "
+                f"use_gradient_checkpointing={checkpointing}); "
+            )
+        args = f'per_device_train_batch_size={i.batch}, optim="{i.optimizer or "adamw_8bit"}"'
         return (
-            f"FastLanguageModel.from_pretrained(<model>, max_seq_length={i.context}, "
-            f"load_in_4bit={four_bit}); FastLanguageModel.get_peft_model(model, r={i.lora_rank}, "
-            f"use_gradient_checkpointing={checkpointing}); "
-            f'SFTConfig(per_device_train_batch_size={i.batch}, optim="{i.optimizer or "adamw_8bit"}")'
+            f"FastLanguageModel.from_pretrained(<model>, {load}); {adapters}"
+            f"{trainer_config(i, args, sft='SFTConfig')}"
         )
     if i.engine == "torchtune":
         recipe = "full_finetune" if i.method == "full" else "lora_finetune"
@@ -174,7 +220,10 @@ def command(est: Estimate, machine: Machine | None) -> str:
             parts[0] = parts[0][:-1] + ", bnb_4bit_quant_storage=torch.bfloat16)"
     liger = ", use_liger_kernel=True" if i.liger else ""
     parts.append(
-        f"TrainingArguments(per_device_train_batch_size={i.batch}, "
-        f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{liger}{optim})"
+        trainer_config(
+            i,
+            f"per_device_train_batch_size={i.batch}, "
+            f"gradient_checkpointing={bool(i.grad_checkpointing)}, {half}=True{liger}{optim}",
+        )
     )
     return "; ".join(parts)

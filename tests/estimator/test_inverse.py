@@ -83,3 +83,41 @@ def test_cheapest_cloud_is_the_first_fitting_option(arch):
 def test_nothing_fits_gives_none(arch):
     w = Workload(model=arch("DeepSeek-V3"), task="training", method="full")
     assert inverse.max_context(w, machine(gpu="RTX 3060")).value is None
+
+
+def test_cheapest_cloud_for_a_training_job_is_the_lowest_total(arch):
+    """Qwen2.5-32B QLoRA on 50M tokens. Per token (config.json: hidden 5120, MLP 27648, 64
+    layers, 8 KV heads of 128, vocab 152064): the forward is 2 x (64 x (2 x 5120^2 + 2 x 5120 x
+    1024 + 3 x 5120 x 27648) + 152064 x 5120) = 63,968,378,880 FLOPs; QLoRA runs it three times
+    (forward, activation gradients, checkpoint recompute) plus 6 x the rank-16 adapters
+    (64 x 16 x 131,072 = 134,217,728): 192,710,443,008 FLOPs. On a GH200 (989 TFLOPS bf16) at
+    25-40% MFU that is 6.77-10.8 hours, 10.1-16.1 USD at 1.49 USD/h; on the cheapest card per
+    hour, an RTX A6000 (154.8 TFLOPS, 0.80 USD/h), 43.2-69.2 hours, 34.6-55.3 USD."""
+    w = Workload(model=arch("qwen2.5 32b"), task="training", method="qlora")
+    tokens = 50_000_000
+    per_token = 3 * 63_968_378_880 + 6 * 134_217_728
+    assert per_token == 192_710_443_008
+    answer = inverse.cheapest_cloud(w, tokens)
+    job = {n.key: n.params for n in answer.notes}
+    assert answer.value is not None and answer.value.instance == "1x GH200 (gpu_1x_gh200)"
+    hours = tokens * per_token / (989e12 * 0.4) / 3600, tokens * per_token / (989e12 * 0.25) / 3600
+    assert job["cloud_job"]["hours_low"] == pytest.approx(hours[0])
+    assert job["cloud_job"]["hours_high"] == pytest.approx(hours[1])
+    assert job["cloud_job"]["usd_low"] == pytest.approx(1.49 * hours[0])
+    assert round(hours[0], 2) == 6.77 and round(1.49 * hours[1], 1) == 16.1
+    hourly = inverse.cheapest_cloud(w)
+    assert hourly.value is not None and hourly.value.instance == "1x RTX A6000 (gpu_1x_a6000)"
+    a6000 = tokens * per_token / (154.8e12 * 0.4) / 3600
+    assert job["cloud_job_hourly"]["instance"] == hourly.value.instance
+    assert job["cloud_job_hourly"]["usd_low"] == pytest.approx(0.80 * a6000)
+    assert round(a6000, 1) == 43.2
+    # No instance that fits finishes the job for less.
+    for option in cloud_options(w, tokens):
+        assert option.job_usd is not None
+        assert option.job_usd.low >= job["cloud_job"]["usd_low"] - 1e-9
+
+
+def test_cheapest_cloud_without_training_data_is_the_cheapest_per_hour(arch):
+    w = Workload(model=arch("qwen2.5 32b"), task="training", method="qlora")
+    answer = inverse.cheapest_cloud(w)
+    assert answer.notes == () and answer.value == cloud_options(w, limit=1)[0].instance

@@ -49,3 +49,30 @@ def test_the_same_answer_in_dutch_has_the_same_sections():
     outcome = answer(d)
     en, nl = answered(outcome, [], "en"), answered(outcome, [], "nl")
     assert _kinds(en) == _kinds(nl) and en.text != nl.text
+
+
+def test_a_training_plan_that_leads_says_its_training_time():
+    """LoRA of Llama-3-8B does not fit a 4080, so the answer has no speed section; the QLoRA
+    plan that leads says how long the question's data takes on it."""
+    d = Draft(model="Llama-3-8B", task="training", method="lora", gpu="GeForce RTX 4080")
+    outcome = answer(d)
+    assert outcome.workload.estimate.verdict == "does_not_fit"
+    reply = answered(outcome, [], "en")
+    assert "speed" not in _kinds(reply)
+    lead = next(s for s in reply.sections if s.kind == "plan").items[0]
+    assert "QLoRA" in lead.text and "training 1,000,000 tokens in " in lead.detail
+
+
+def test_the_cheapest_instance_for_a_training_job_says_its_hours_and_total():
+    d = Draft(
+        model="Qwen2.5-32B",
+        task="training",
+        method="qlora",
+        inverse="cheapest_cloud",
+        dataset_tokens=50_000_000,
+    )
+    reply = answered(answer(d), [], "en")
+    text = reply.sections[0].items[0].text
+    assert text.startswith("Cheapest cloud instance for the whole job: Lambda 1x GH200")
+    assert "The job takes 6.8–10.8 hours there: 10.1–16.1 USD in all" in text
+    assert "The cheapest per hour, Lambda 1x RTX A6000 (gpu_1x_a6000) at 0.80 USD/h" in text

@@ -88,3 +88,25 @@ def test_7b_qlora_at_8k_on_a_4090_fits_with_a_fused_loss(arch):
     assert _train(a, "RTX 4090", method="qlora", context=8192).verdict == "does_not_fit"
     for kw in ({"engine": "unsloth"}, {"liger": True}):
         assert _train(a, "RTX 4090", method="qlora", context=8192, **kw).verdict == "fits"
+
+
+def test_without_a_method_unsloth_trains_qlora_as_its_notebooks(arch):
+    """Unsloth's notebooks (SFT and GRPO) load the base with load_in_4bit=True and add LoRA
+    adapters; the general default stays full fine-tuning."""
+    a = arch("qwen2.5 3b")
+    est = _train(a, "RTX 3060", engine="unsloth", objective="grpo")
+    assert est.inputs.method == "qlora" and est.inputs.precision == "nf4"
+    said = next(n.params for n in est.assumptions if n.key == "framework_qlora")
+    assert said["framework"] == "Unsloth" and "load_in_4bit=True" in said["source"]
+    assert "default_method" not in {n.key for n in est.assumptions}
+    plain = _train(a, "RTX 3060")
+    assert plain.inputs.method == "full"
+    assert "default_method" in {n.key for n in plain.assumptions}
+    assert _train(a, "RTX 3060", engine="unsloth", method="full").inputs.method == "full"
+
+
+def test_the_default_method_reads_the_framework_by_any_of_its_names():
+    from estimator.frameworks import default_method
+
+    assert default_method("unsloth") == default_method("unsloth ai") == "qlora"
+    assert default_method("transformers") == default_method(None) == "full"

@@ -1,0 +1,63 @@
+"""The training plans' commands: the settings that run what was estimated, in the trainer's
+config for the objective (TRL's GRPOConfig, DPOConfig, CPOConfig for SimPO)."""
+
+from estimator.estimate import estimate
+from estimator.hardware.catalog import machine
+from estimator.planner.training import command
+from estimator.workload import Workload
+
+
+def _command(a, gpu="RTX 3060", gpus=1, **kw):
+    m = machine(gpu=gpu, gpus=gpus)
+    est = estimate(Workload(model=a, task="training", **kw), m)
+    return est, command(est, m)
+
+
+def test_unsloth_grpo_loads_4_bits_and_uses_grpo_config(arch):
+    _, cmd = _command(arch("qwen2.5 3b"), engine="unsloth", objective="grpo", group_size=8)
+    assert cmd == (
+        "FastLanguageModel.from_pretrained(<model>, max_seq_length=1024, load_in_4bit=True); "
+        'FastLanguageModel.get_peft_model(model, r=16, use_gradient_checkpointing="unsloth"); '
+        "GRPOConfig(num_generations=8, max_completion_length=512, "
+        'per_device_train_batch_size=1, optim="adamw_8bit")'
+    )
+
+
+def test_a_vllm_rollout_asks_for_the_share_the_estimate_reserved(arch):
+    est, cmd = _command(
+        arch("qwen2.5 3b"), engine="unsloth", objective="grpo", rollout_engine="vllm"
+    )
+    share = next(n.params["utilization"] for n in est.steps if n.key == "vllm_rollout")
+    assert share == 0.3  # TRL's vllm_gpu_memory_utilization default
+    assert f"fast_inference=True, gpu_memory_utilization={share}" in cmd
+    assert "GRPOConfig(num_generations=8, max_completion_length=512, use_vllm=True," in cmd
+    _, trl = _command(arch("qwen2.5 0.5b"), method="lora", objective="grpo", rollout_engine="vllm")
+    assert 'vllm_mode="colocate", vllm_gpu_memory_utilization=0.3' in trl
+
+
+def test_trl_grpo_generates_whole_groups(arch):
+    """GRPOConfig's generation batch must hold whole groups: 2 per GPU on 4 GPUs is 8, one
+    group of 8; 1 on one GPU needs a generation batch of 8."""
+    _, one = _command(arch("qwen2.5 0.5b"), method="lora", objective="grpo")
+    assert "generation_batch_size=8," in one
+    _, four = _command(
+        arch("qwen2.5 0.5b"), gpu="A100 80GB", gpus=4, method="lora", objective="grpo", batch=2
+    )
+    assert "generation_batch_size=8," in four
+
+
+def test_preference_objectives_use_their_trl_config(arch):
+    a = arch("qwen2.5 0.5b")
+    assert (
+        "; DPOConfig(per_device_train_batch_size=1,"
+        in _command(a, method="qlora", objective="dpo")[1]
+    )
+    assert 'DPOConfig(loss_type="ipo", ' in _command(a, method="qlora", objective="ipo")[1]
+    assert 'CPOConfig(loss_type="simpo", ' in _command(a, method="qlora", objective="simpo")[1]
+    assert "; TrainingArguments(" in _command(a, method="qlora")[1]
+
+
+def test_an_unsloth_full_fine_tune_adds_no_adapters(arch):
+    _, cmd = _command(arch("qwen2.5 0.5b"), engine="unsloth", method="full")
+    assert "full_finetuning=True" in cmd and "get_peft_model" not in cmd
+    assert cmd.endswith('SFTConfig(per_device_train_batch_size=1, optim="adamw_8bit")')
