@@ -61,3 +61,16 @@ _FORMATTER = _Formatter()
 def t(key: str, lang: str, **params: Any) -> str:
     """The text of `key` in `lang` with `params` filled in."""
     return _FORMATTER.vformat(catalog(lang)[key], (), params)
+
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "Language",
+    "catalog",
+    "has",
+    "is_language",
+    "language",
+    "supported",
+    "t",
+]

@@ -218,3 +218,19 @@ def scale_words() -> dict[str, int]:
     for lex in lexicons():
         out.update(lex.scale_words)
     return out
+
+
+__all__ = [
+    "LANGUAGE_CONCEPTS",
+    "Lexicon",
+    "by_code",
+    "finditer",
+    "fragment",
+    "lexicons",
+    "number_words",
+    "pattern",
+    "scale_words",
+    "search",
+    "variants",
+    "words",
+]

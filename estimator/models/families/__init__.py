@@ -62,3 +62,6 @@ def build(name: str, cfg: Config) -> Architecture:
     """Architecture of a config.json dict whose keys were already normalised."""
     builder = BUILDERS.get(str(cfg.get("model_type")), build_generic)
     return builder(name, cfg)
+
+
+__all__ = ["BUILDERS", "build"]
