@@ -139,7 +139,6 @@ class Mlx(EngineBase):
         return f"{convert}mlx_lm.server --model {path} {' '.join(serve)}"
 
 
-
 def _rope_config(launch: Launch, path: str, *, local: bool) -> str:
     """mlx-lm has no flag for RoPE scaling; it builds YaRN from config.json's rope_scaling
     (initialize_rope, mlx_lm/models/rope_utils.py), so the card's block goes into the config of
@@ -150,8 +149,8 @@ def _rope_config(launch: Launch, path: str, *, local: bool) -> str:
     fetch = "" if local else f"hf download {path} --local-dir {folder} && "
     fields = json.dumps(rope.config_fields(launch.rope))
     edit = (
-        f"python -c 'import json; p = \"{folder}/config.json\"; c = json.load(open(p)); "
-        f"c[\"rope_scaling\"] = {fields}; json.dump(c, open(p, \"w\"))' && "
+        f'python -c \'import json; p = "{folder}/config.json"; c = json.load(open(p)); '
+        f'c["rope_scaling"] = {fields}; json.dump(c, open(p, "w"))\' && '
     )
     return fetch + edit
 

@@ -48,7 +48,9 @@ def needed(arch: Architecture, context: int) -> RopeScaling | None:
         return None
     if context > scaling.max_context:
         return None
-    return replace(scaling, factor=float(min(scaling.factor, math.ceil(context / scaling.original))))
+    return replace(
+        scaling, factor=float(min(scaling.factor, math.ceil(context / scaling.original)))
+    )
 
 
 def reach(arch: Architecture, context: int) -> int | None:

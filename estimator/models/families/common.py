@@ -74,13 +74,16 @@ def positions(cfg: Config) -> int | None:
     that is longer (how vLLM derives max_model_len for YaRN, _get_and_verify_max_len)."""
     stated = optional(cfg, "max_position_embeddings")
     scaling = cfg.get("rope_scaling")
-    if not isinstance(scaling, Mapping):
+    if (
+        not isinstance(scaling, Mapping)
+        or (scaling.get("rope_type") or scaling.get("type")) != "yarn"
+    ):
         return stated
-    kind = scaling.get("rope_type") or scaling.get("type")
     factor = scaling.get("factor")
     original = optional(scaling, "original_max_position_embeddings")
-    numeric = isinstance(factor, int | float) and not isinstance(factor, bool)
-    if kind != "yarn" or original is None or not numeric or not 1 <= factor < math.inf:
+    if isinstance(factor, bool) or not isinstance(factor, int | float) or original is None:
+        return stated
+    if not 1 <= factor < math.inf:
         return stated
     stretched = min(int(original * factor), BOUNDS["max_position_embeddings"][1])
     return max(stated or 0, stretched)
