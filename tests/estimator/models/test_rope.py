@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from estimator.curve import context_curve
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
@@ -166,3 +167,10 @@ def test_the_longest_context_of_a_scaled_plan_reaches_the_cards_length(arch):
     w = Workload(model=arch("Qwen3-8B"), task="inference", engine="vllm", context=65_536)
     m = machine(gpu="H100")
     assert longest_context(w, m, estimate(w, m)) == 131_072
+
+
+def test_the_memory_curve_of_a_scaled_question_runs_to_the_cards_length(arch):
+    """1,024 doubling to 131,072 (eight points), the last the card's scaled length."""
+    w = Workload(model=arch("Qwen3-8B"), task="inference", engine="vllm", context=65_536)
+    curve = context_curve(w, machine(gpu="H100"))
+    assert [context for context, _ in curve] == [1024 << i for i in range(8)]
