@@ -8,6 +8,7 @@ from dataclasses import replace
 from .errors import EstimatorError
 from .estimate import estimate
 from .hardware.types import Machine
+from .models import rope
 from .vocabulary import ASSUMED_MAX_CONTEXT
 from .workload import Workload
 
@@ -18,7 +19,7 @@ def context_curve(
     """(context, bytes on the fullest device) at start, 2x start, 4x start, ... (at most `points`
     of them), ending at the model's maximum context: how far the context can grow before the
     KV cache pushes the job out of memory. Contexts the estimator rejects are left out."""
-    limit = workload.model.max_context or ASSUMED_MAX_CONTEXT
+    limit = rope.reach(workload.model, workload.context or 0) or ASSUMED_MAX_CONTEXT
     contexts = [start << i for i in range(points) if start << i <= limit]
     if limit not in contexts and len(contexts) < points:
         contexts.append(limit)

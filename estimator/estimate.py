@@ -13,6 +13,7 @@ from .memory.inference import InferencePlan
 from .memory.notes import param_counts
 from .memory.placement import gpu_layers_that_fit
 from .memory.reported import views
+from .models import rope
 from .resolve import Resolved, resolve
 from .result import Components, Device, Estimate, Inputs, Note, Offload
 from .vocabulary import Verdict
@@ -55,6 +56,7 @@ def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> In
         rollout_memory_utilization=w.rollout_memory_utilization if training else None,
         parallelism=parallelism,
         liger=training and bool(w.liger),
+        rope_scaling=rope.needed(arch, r.context),
     )
 
 

@@ -13,6 +13,7 @@ from .frameworks import FRAMEWORKS, default_method
 from .hardware.types import Machine
 from .memory.alignment import objective_defaults
 from .memory.constants import VLLM_UTILIZATION
+from .models import rope
 from .precision import FORMATS, WeightFormat, kv_element_bytes, weight_format
 from .result import Note
 from .vocabulary import DEFAULT_CONTEXT, Task
@@ -174,6 +175,37 @@ def _kv(w: Workload, engine: str, fmt: WeightFormat) -> tuple[str, float]:
     return name, element
 
 
+def _rope(w: Workload, context: int, inference: engines.Engine | None, notes: list[Note]) -> None:
+    """A context past the config's runs on the RoPE scaling the model card documents, in an
+    engine whose command can enable it."""
+    scaling = rope.needed(w.model, context)
+    card = w.model.rope_scaling
+    if scaling is None or card is None:
+        return
+    if inference is not None and not inference.scales_rope:
+        raise EstimatorError(
+            "rope_scaling_not_in_engine",
+            engine=inference.label,
+            model=w.model.name,
+            context=context,
+            native=w.model.max_context,
+            known=[e.label for e in engines.ENGINES.values() if e.scales_rope],
+        )
+    notes.append(
+        Note(
+            "rope_scaling",
+            {
+                "context": context,
+                "native": w.model.max_context,
+                "factor": scaling.factor,
+                "original": scaling.original,
+                "card_factor": card.factor,
+                "limit": card.max_context,
+            },
+        )
+    )
+
+
 @lru_cache(maxsize=4096)
 def resolve(workload: Workload, machine: Machine | None) -> Resolved:
     """The workload with every default filled in (pure, so memoised: an estimate, its speed and
@@ -215,6 +247,7 @@ def resolve(workload: Workload, machine: Machine | None) -> Resolved:
             if own and inference is not None
             else Note("default_context", {"context": context})
         )
+    _rope(w, context, inference, notes)
     utilization = w.gpu_memory_utilization
     if utilization is None:
         gpus = machine.count if machine is not None and machine.kind == "gpu" else 1

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .models.types import RopeScaling
 from .vocabulary import DeviceKind, Method, Task, Verdict
 
 COMPONENTS = (
@@ -132,6 +133,8 @@ class Inputs:
     rollout_memory_utilization: float | None = None
     parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
     liger: bool = False  # training: Liger's fused kernels and loss applied
+    # The RoPE scaling the context needs beyond the config's (estimator/models/rope.py).
+    rope_scaling: RopeScaling | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from .errors import EstimatorError
 from .frameworks import ALIASES as FRAMEWORK_ALIASES
 from .frameworks import FRAMEWORKS
 from .frameworks.validation import validate_training
+from .models import rope
 from .models.types import Architecture
 from .vocabulary import MAX_CONTEXT, MAX_SEQUENCES, METHODS, TASKS, Method, Task
 
@@ -138,8 +139,16 @@ def validate(w: Workload) -> Workload:
             )
     if w.context is not None:
         _positive("context", w.context, MAX_CONTEXT)
-        limit = w.model.max_context
+        limit = rope.longest(w.model)
         if limit and w.context > limit:
+            if limit != w.model.max_context:
+                raise EstimatorError(
+                    "context_too_long_scaled",
+                    context=w.context,
+                    limit=limit,
+                    native=w.model.max_context,
+                    model=w.model.name,
+                )
             raise EstimatorError(
                 "context_too_long", context=w.context, limit=limit, model=w.model.name
             )

@@ -114,6 +114,7 @@ def launch(est: Estimate) -> Launch:
         tensor_split=_tensor_split(est),
         apple=i.machine_kind == "apple",
         cpu=i.machine_kind == "cpu",
+        rope=i.rope_scaling,
     )
 
 

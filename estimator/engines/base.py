@@ -16,7 +16,7 @@ from ..capacity import gpu_usable, host_usable
 from ..hardware.types import Machine
 from ..memory.constants import VLLM_UTILIZATION
 from ..memory.kv_cache import KvLayout, layout
-from ..models.types import Architecture
+from ..models.types import Architecture, RopeScaling
 from ..precision import WeightFormat
 from ..result import Note
 from ..speed_factors import PREFILL, Factor
@@ -48,6 +48,8 @@ class Launch:
     tensor_split: tuple[int, ...] = ()
     apple: bool = False  # an Apple machine (MLX, Metal)
     cpu: bool = False  # no GPU at all: nothing to offload layers to
+    # The RoPE scaling the context needs (estimator/models/rope.py), None: the config's.
+    rope: RopeScaling | None = None
 
 
 class Engine(Protocol):
@@ -127,6 +129,10 @@ class Engine(Protocol):
     @property
     def rented(self) -> bool: ...
 
+    # Its command can enable the RoPE scaling a model card documents (Launch.rope).
+    @property
+    def scales_rope(self) -> bool: ...
+
     def runs_on(self, machine: Machine | None) -> bool: ...
 
     def runs_model(self, arch: Architecture) -> bool: ...
@@ -197,6 +203,7 @@ class EngineBase:
     queues = False
     preallocates = False
     rented = False
+    scales_rope = False
     # MLA models cache the latent (absorbed projections) unless the engine expands the heads.
     mla_latent = True
     # Sliding-window layers keep only the window unless the engine allocates them in full.

@@ -86,6 +86,7 @@ class LlamaCpp(EngineBase):
     kv_unit = k.LLAMACPP_CTX_PAD
     offloads_layers = True
     offloads_experts = True
+    scales_rope = True
     # Down to the 1-2 bit formats people run the largest MoE models in (IQ1_S, IQ2_M).
     ladder = (
         "f16",
@@ -200,6 +201,14 @@ class LlamaCpp(EngineBase):
         if launch.kv_precision in QUANTIZED_KV:
             kv = launch.kv_precision
             parts.append(f"-fa on --cache-type-k {kv} --cache-type-v {kv}")
+        if launch.rope is not None:
+            # The Qwen cards' llama-server line: "--rope-scaling yarn --rope-scale 4
+            # --yarn-orig-ctx 32768".
+            rope = launch.rope
+            parts.append(
+                f"--rope-scaling {rope.kind} --rope-scale {rope.factor:g}"
+                f" --yarn-orig-ctx {rope.original}"
+            )
         return parts
 
 

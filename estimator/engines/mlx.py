@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,7 @@ from ..memory.activations import layer_peak_per_token
 from ..memory.inference import InferencePlan, kv_note, layered
 from ..memory.kv_cache import kv_cache
 from ..memory.notes import weights_note
+from ..models import rope
 from ..models.types import Architecture
 from ..precision import MLX_GROUP, WeightFormat, weight_bytes
 from ..result import Note
@@ -63,6 +65,7 @@ class Mlx(EngineBase):
     kv_unit = KV_STEP
     ladder = ("bf16", "mlx_q8", "mlx_q6", "mlx_q5", "mlx_q4", "mlx_q3")
     tried = frozenset({"apple"})
+    scales_rope = True
     decode: Mapping[str, tuple[Factor, Factor]] = DECODE
     prefill: Mapping[str, Factor] = PREFILL
 
@@ -107,7 +110,8 @@ class Mlx(EngineBase):
     def command(self, launch: Launch) -> str:
         """mlx_lm.server on mlx-community's conversion at the estimated bits, else on one
         `mlx_lm.convert` makes; its KV cache held to the estimated context per sequence
-        (`--max-kv-size`, a rotating cache past it) and the sequences decoded together."""
+        (`--max-kv-size`, a rotating cache past it) and the sequences decoded together; a
+        context past the config's on the card's RoPE scaling, written into a local copy."""
         serve = [f"--max-kv-size {launch.context}"]
         if launch.sequences > 1:
             serve.append(f"--decode-concurrency {launch.sequences}")
@@ -129,7 +133,26 @@ class Mlx(EngineBase):
             )
         else:
             path = launch.repo
+        if launch.rope is not None:
+            convert += _rope_config(launch, path, local=bool(convert))
+            path = path.split("/")[-1]
         return f"{convert}mlx_lm.server --model {path} {' '.join(serve)}"
+
+
+def _rope_config(launch: Launch, path: str, *, local: bool) -> str:
+    """mlx-lm has no flag for RoPE scaling; it builds YaRN from config.json's rope_scaling
+    (initialize_rope, mlx_lm/models/rope_utils.py), so the card's block goes into the config of
+    a local copy (downloaded with huggingface_hub's `hf` unless `mlx_lm.convert` just wrote
+    it)."""
+    assert launch.rope is not None
+    folder = path.split("/")[-1]
+    fetch = "" if local else f"hf download {path} --local-dir {folder} && "
+    fields = json.dumps(rope.config_fields(launch.rope))
+    edit = (
+        f'python -c \'import json; p = "{folder}/config.json"; c = json.load(open(p)); '
+        f'c["rope_scaling"] = {fields}; json.dump(c, open(p, "w"))\' && '
+    )
+    return fetch + edit
 
 
 ENGINE = Mlx()

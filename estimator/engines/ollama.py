@@ -73,6 +73,10 @@ class Ollama(LlamaCpp):
     # Planned when asked for: it plans as llama.cpp, underneath it, does.
     tried: frozenset[str] = frozenset()
     rented = False
+    # No setting of Ollama's turns YaRN on: it reads the scaling from the GGUF, so a stock
+    # Qwen model stays at its trained context (ollama/ollama issue #8493: "The model needs to
+    # be re-quantized with llama.cpp").
+    scales_rope = False
 
     def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
         # Answered when asked for; llama.cpp, underneath it, is the default.

@@ -12,6 +12,7 @@ from ..memory.activations import eager_scores_per_token, layer_peak_per_token
 from ..memory.inference import InferencePlan, kv_note, layered
 from ..memory.kv_cache import kv_cache
 from ..memory.notes import weights_note
+from ..models import rope
 from ..models.types import Architecture
 from ..precision import WeightFormat, weight_bytes
 from ..result import Note
@@ -62,6 +63,8 @@ class Transformers(EngineBase):
     launch_hint = False
     # transformers' DeepSeek implementation caches full per-head K and V.
     mla_latent = False
+    # from_pretrained passes a config field given as a keyword to the config, rope_scaling too.
+    scales_rope = True
     decode = DECODE
 
     def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool:
@@ -135,9 +138,10 @@ class Transformers(EngineBase):
             if launch.kv_precision == "int8"
             else ""
         )
+        scaled = f", rope_scaling={rope.config_fields(launch.rope)}" if launch.rope else ""
         return (
-            f'AutoModelForCausalLM.from_pretrained("{launch.repo}", {load}, device_map="auto")'
-            f"; model.generate(..., max_length={launch.context}{cache})"
+            f'AutoModelForCausalLM.from_pretrained("{launch.repo}", {load}, device_map="auto"'
+            f"{scaled}); model.generate(..., max_length={launch.context}{cache})"
         )
 
 

@@ -4,6 +4,7 @@ int4/int8 are AWQ and GPTQ checkpoints; fp8 quantizes a 16-bit checkpoint at loa
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from ..memory.activations import layer_peak_per_token
 from ..memory.inference import InferencePlan, kv_note
 from ..memory.kv_cache import kv_cache
 from ..memory.notes import weights_note
+from ..models import rope
 from ..models.types import Architecture
 from ..precision import WeightFormat, weight_bytes
 from ..result import Components, Note
@@ -46,6 +48,7 @@ class Vllm(EngineBase):
     queues = True
     preallocates = True
     rented = True
+    scales_rope = True
     # vLLM allocates every layer's cache for the whole context, sliding layers included.
     cap_sliding = False
     decode: Mapping[str, tuple[Factor, Factor]] = {
@@ -184,6 +187,8 @@ def serve_flags(program: str, launch: Launch, utilization_flag: str) -> list[str
     parts = [f"{program} {repo}" if program == "vllm serve" else f"{program} --model-path {repo}"]
     context_flag = "--max-model-len" if program == "vllm serve" else "--context-length"
     parts.append(f"{context_flag} {launch.context}")
+    if launch.rope is not None:
+        parts.append(rope_override(program, launch))
     parts.append(f"{utilization_flag} {launch.utilization:g}")
     if launch.gpus > 1:
         parts.append(
@@ -200,6 +205,22 @@ def serve_flags(program: str, launch: Launch, utilization_flag: str) -> list[str
             "--kv-cache-dtype fp8" if program == "vllm serve" else "--kv-cache-dtype fp8_e4m3"
         )
     return parts
+
+
+def rope_override(program: str, launch: Launch) -> str:
+    """The model card's rope_scaling as a config override. vLLM: --hf-overrides (its
+    --rope-scaling, which the Qwen cards show, was removed in vLLM 0.11.1, vllm PR #28006);
+    YaRN gives it original x factor positions. SGLang: --json-model-override-args, as the cards
+    show, with max_position_embeddings raised too: SGLang takes max_position_embeddings as the
+    longest context when rope_scaling names original_max_position_embeddings
+    (get_context_length, sglang/srt/hf_transformers_utils.py) and refuses a longer
+    --context-length unless SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN is set."""
+    assert launch.rope is not None
+    fields = rope.config_fields(launch.rope)
+    if program == "vllm serve":
+        return f"--hf-overrides '{json.dumps({'rope_scaling': fields})}'"
+    override = {"rope_scaling": fields, "max_position_embeddings": launch.context}
+    return f"--json-model-override-args '{json.dumps(override)}'"
 
 
 ENGINE = Vllm()

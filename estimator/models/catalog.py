@@ -3,7 +3,8 @@ config.json fields it was transcribed from, the source of that config, the param
 config implies and the published count it is checked against, and the month the weights were
 first published (the model's Hugging Face repository or its vendor's release announcement);
 official quantized repositories (FP8, AWQ, GPTQ, MXFP4) are catalog models of their own with the
-same architecture."""
+same architecture. `card_rope_scaling` holds the RoPE scaling a model card documents for contexts
+past the config's (estimator/models/rope.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from functools import cache
 from importlib import resources
 
 from ..names import NameIndex, tokens
-from . import config_json
+from . import config_json, rope
 from .types import Architecture
 
 # Suffixes that name a fine-tune or packaging of the same architecture.
@@ -97,7 +98,11 @@ def _load() -> list[CatalogModel]:
     for group in _files():
         for entry in group["models"]:
             arch = config_json.from_dict(entry["config"], entry["name"])
-            arch = replace(arch, checkpoint_precision=entry["checkpoint_precision"])
+            arch = replace(
+                arch,
+                checkpoint_precision=entry["checkpoint_precision"],
+                rope_scaling=rope.from_card(entry.get("card_rope_scaling")),
+            )
             pub = entry["published"]
             model = CatalogModel(
                 name=entry["name"],

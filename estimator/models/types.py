@@ -56,6 +56,21 @@ class Mla:
 
 
 @dataclass(frozen=True, slots=True)
+class RopeScaling:
+    """A RoPE scaling that stretches `original` trained positions `factor` times (YaRN): the
+    one a model card documents for contexts past the config's, or the one a launch enables."""
+
+    kind: str  # the config's rope_type: "yarn"
+    factor: float
+    original: int  # original_max_position_embeddings
+    source: str = ""
+
+    @property
+    def max_context(self) -> int:
+        return int(self.original * self.factor)
+
+
+@dataclass(frozen=True, slots=True)
 class Architecture:
     """Everything the memory formulas need to know about a model."""
 
@@ -75,6 +90,10 @@ class Architecture:
     sliding_layers: tuple[bool, ...] = ()
     sliding_window: int | None = None
     max_context: int | None = None
+    # The RoPE scaling the model card documents for contexts past `max_context`, which the
+    # config leaves off: engines apply it statically, to short texts too, so it is enabled
+    # only for a context that needs it (estimator/models/rope.py).
+    rope_scaling: RopeScaling | None = None
     mla: Mla | None = None
     num_experts: int = 0
     experts_per_token: int = 0

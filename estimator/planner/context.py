@@ -13,6 +13,7 @@ from .. import engines
 from ..errors import EstimatorError
 from ..estimate import estimate
 from ..hardware.types import Machine
+from ..models import rope
 from ..result import Estimate
 from ..vocabulary import ASSUMED_MAX_CONTEXT, FITTING, MAX_SEQUENCES
 from ..workload import Workload
@@ -79,7 +80,7 @@ def longest_context(w: Workload, m: Machine, est: Estimate, exact: bool = False)
     `m`; `est` is its estimate at the asked context."""
     i = est.inputs
     unit = engines.get(i.engine).kv_unit if i.task == "inference" else 1
-    limit = (w.model.max_context or ASSUMED_MAX_CONTEXT) // unit * unit
+    limit = (rope.reach(w.model, i.context) or ASSUMED_MAX_CONTEXT) // unit * unit
     base = max(unit, i.context // unit * unit)
     found = largest(w, m, "context", base, unit, limit, exact)
     return found.inputs.context if found is not None else None

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 import shlex
 
 import pytest
 
 from estimator import engines
+from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
+from estimator.planner.search import plans
 from estimator.workload import Workload
 
 
@@ -290,3 +294,99 @@ def test_llama_cpp_on_a_cpu_offloads_no_layers_to_a_gpu_it_does_not_have(arch):
     assert "-ngl" not in on_cpu and on_cpu["-c"] == "4096"
     on_gpu = flags(engines.command(estimate(w, machine(gpu="RTX 3060"))))[1]
     assert on_gpu["-ngl"] == "999"
+
+
+# The RoPE scaling each command enables, read back: (kind, factor, original positions).
+def _rope_vllm(command: str) -> tuple[str, float, int]:
+    fields = json.loads(flags(command)[1]["--hf-overrides"])["rope_scaling"]
+    return fields["rope_type"], fields["factor"], fields["original_max_position_embeddings"]
+
+
+def _rope_sglang(command: str) -> tuple[str, float, int]:
+    _, f = flags(command)
+    override = json.loads(f["--json-model-override-args"])
+    # SGLang's longest context is max_position_embeddings once rope_scaling names the original.
+    assert override["max_position_embeddings"] >= int(f["--context-length"])
+    fields = override["rope_scaling"]
+    return fields["rope_type"], fields["factor"], fields["original_max_position_embeddings"]
+
+
+def _rope_llamacpp(command: str) -> tuple[str, float, int]:
+    _, f = flags(command)
+    return f["--rope-scaling"], float(f["--rope-scale"]), int(f["--yarn-orig-ctx"])
+
+
+def _rope_mlx(command: str) -> tuple[str, float, int]:
+    edit = re.search(r'p = "([^"]+)/config.json".*c\["rope_scaling"\] = (\{[^}]*\})', command)
+    assert edit is not None
+    # The folder whose config.json gets the block is the one mlx_lm.server loads.
+    assert edit.group(1) == flags(command.rsplit("&&", 1)[1])[1]["--model"]
+    fields = json.loads(edit.group(2))
+    return fields["rope_type"], fields["factor"], fields["original_max_position_embeddings"]
+
+
+def _rope_transformers(command: str) -> tuple[str, float, int]:
+    found = re.search(r"rope_scaling=(\{[^}]*\})", command)
+    assert found is not None
+    fields = ast.literal_eval(found.group(1))
+    return fields["rope_type"], fields["factor"], fields["original_max_position_embeddings"]
+
+
+ROPE_READERS = {
+    "vllm": _rope_vllm,
+    "sglang": _rope_sglang,
+    "llama.cpp": _rope_llamacpp,
+    "mlx": _rope_mlx,
+    "transformers": _rope_transformers,
+}
+
+
+def test_the_engines_that_scale_rope_have_a_reader():
+    assert set(ROPE_READERS) == {n for n, e in engines.ENGINES.items() if e.scales_rope}
+
+
+@pytest.mark.parametrize("name", sorted(ROPE_READERS))
+@pytest.mark.parametrize(("context", "factor"), [(65_536, 2.0), (131_072, 4.0)])
+def test_a_context_past_the_config_launches_the_cards_yarn(arch, name, context, factor):
+    """Qwen3-8B's config runs 40,960 tokens; its card's YaRN (factor 4 on 32,768) reaches
+    131,072, and 65,536 needs factor 2: the command enables it and serves the context."""
+    engine = engines.get(name)
+    w = Workload(model=arch("Qwen3-8B"), task="inference", engine=name, context=context)
+    est = estimate(
+        w, machine(gpu="H100") if "gpu" in engine.devices else machine(gpu="M2 Max 64GB")
+    )
+    command = engines.command(est)
+    kind, scale, original = ROPE_READERS[name](command)
+    assert (kind, scale, original) == ("yarn", factor, 32_768)
+    assert READERS[name](command)["context"] == context <= scale * original
+
+
+@pytest.mark.parametrize("name", sorted(ROPE_READERS))
+def test_within_the_configs_context_no_command_scales(arch, name):
+    engine = engines.get(name)
+    w = Workload(model=arch("Qwen3-8B"), task="inference", engine=name, context=40_960)
+    est = estimate(
+        w, machine(gpu="H100") if "gpu" in engine.devices else machine(gpu="M2 Max 64GB")
+    )
+    assert "rope" not in engines.command(est) and "yarn" not in engines.command(est)
+
+
+@pytest.mark.parametrize("name", ["ollama", "exllamav2"])
+def test_an_engine_without_a_rope_setting_refuses_the_scaled_context(arch, name):
+    w = Workload(model=arch("Qwen3-8B"), task="inference", engine=name, context=65_536)
+    with pytest.raises(EstimatorError) as refused:
+        estimate(w, machine(gpu="RTX 4090"))
+    assert refused.value.code == "rope_scaling_not_in_engine"
+    assert refused.value.params["native"] == 40_960
+    assert "vLLM" in refused.value.params["known"]
+
+
+def test_every_plan_for_64k_on_qwen3_235b_enables_yarn(arch):
+    """Qwen3-235B-A22B for agentic coding at 64k on 2x RTX 6000 Ada: every plan's command,
+    on the user's GPUs, more of them or rented, runs 65,536 tokens on YaRN factor 2."""
+    w = Workload(model=arch("Qwen3-235B-A22B"), task="inference", context=65_536)
+    found = plans(w, machine(gpu="RTX 6000 Ada", gpus=2))
+    assert found
+    for plan in found:
+        assert ROPE_READERS[plan.engine](plan.command) == ("yarn", 2.0, 32_768), plan.command
+        assert READERS[plan.engine](plan.command)["context"] == 65_536

@@ -68,6 +68,27 @@ def optional(cfg: Config, key: str) -> int | None:
     return None if cfg.get(key) is None else integer(cfg, key)
 
 
+def positions(cfg: Config) -> int | None:
+    """The longest context the config runs as it stands: max_position_embeddings, or the
+    original_max_position_embeddings x factor a YaRN `rope_scaling` in it stretches to when
+    that is longer (how vLLM derives max_model_len for YaRN, _get_and_verify_max_len)."""
+    stated = optional(cfg, "max_position_embeddings")
+    scaling = cfg.get("rope_scaling")
+    if (
+        not isinstance(scaling, Mapping)
+        or (scaling.get("rope_type") or scaling.get("type")) != "yarn"
+    ):
+        return stated
+    factor = scaling.get("factor")
+    original = optional(scaling, "original_max_position_embeddings")
+    if isinstance(factor, bool) or not isinstance(factor, int | float) or original is None:
+        return stated
+    if not 1 <= factor < math.inf:
+        return stated
+    stretched = min(int(original * factor), BOUNDS["max_position_embeddings"][1])
+    return max(stated or 0, stretched)
+
+
 def flag(cfg: Config, key: str, default: bool) -> bool:
     value = cfg.get(key)
     return default if value is None else bool(value)
@@ -178,7 +199,7 @@ def build(name: str, cfg: Config, c: Dims, **kw: Any) -> Architecture:
         num_heads=c.n_q,
         num_kv_heads=c.n_kv,
         head_dim=c.d,
-        max_context=optional(cfg, "max_position_embeddings"),
+        max_context=positions(cfg),
         **kw,
     )
     if arch.params > MAX_PARAMS:

@@ -137,3 +137,50 @@ async def test_a_config_path_is_read_in_the_terminal_only(storage):
     refused = await Conversation(storage).handle(remote)
     assert refused.status == "error"
     assert "terminal" in refused.text and "llama" not in refused.text.lower()
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        (
+            "qwen3 235b a22b on 2x rtx 6000 ada 48gb? using it for agentic coding so need 64k ctx",
+            ("YaRN at factor 2 on 32,768 positions", "quality on short texts"),
+        ),
+        (
+            "qwen3 235b a22b op 2x rtx 6000 ada 48gb met 64k context voor agentic coding",
+            ("YaRN met factor 2 op 32.768 posities", "kwaliteit bij korte teksten"),
+        ),
+    ],
+)
+async def test_a_context_past_the_config_is_answered_on_the_cards_yarn(storage, question, words):
+    """Qwen3-235B-A22B's config stops at 40,960 tokens; its card documents YaRN to 131,072.
+    64k is answered, says so with the card's caveat, and every plan's command enables it."""
+    (reply,) = await say(storage, question)
+    assert reply.status == "answered", reply.text
+    assert reply.body["inputs"]["context"] == 65_536
+    assert all(word in reply.text for word in words)
+    commands = [plan["command"] for plan in reply.body["plans"]]
+    assert commands
+    for command in commands:
+        assert (
+            '"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 32768'
+            in command
+            or "--rope-scaling yarn --rope-scale 2 --yarn-orig-ctx 32768" in command
+            or "'rope_type': 'yarn', 'factor': 2.0" in command
+        ), command
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        # Past the card's scaled length: refused with both maximums.
+        ("qwen3 235b a22b on 2x rtx 6000 ada with 200k context", ("131072", "40960", "YaRN")),
+        ("qwen3 235b a22b op 2x rtx 6000 ada met 200k context", ("131072", "40960", "YaRN")),
+        # No scaling on the card: today's refusal at the config's maximum.
+        ("qwen3 0.6b on an rtx 4090 with 64k context", ("40960",)),
+    ],
+)
+async def test_past_what_the_card_documents_is_refused_with_the_maximum(storage, question, words):
+    (reply,) = await say(storage, question)
+    assert reply.status == "error"
+    assert all(word in reply.text for word in words), reply.text
