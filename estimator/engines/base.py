@@ -48,6 +48,8 @@ class Launch:
     # Share of the layers per GPU on a mixed set (llama.cpp --tensor-split), () when even.
     tensor_split: tuple[int, ...] = ()
     apple: bool = False  # an Apple machine (MLX, Metal)
+    # MoE experts spread whole over the GPUs (vLLM --enable-expert-parallel) rather than split.
+    expert_parallel: bool = False
     cpu: bool = False  # no GPU at all: nothing to offload layers to
 
 

@@ -21,7 +21,7 @@ from ..precision import WeightFormat, weight_bytes
 from ..result import Components, Note
 from ..speed_factors import Factor
 from .base import AMD, GAUDI, INTEL, NVIDIA, EngineBase, Launch
-from .repos import quantized_repo
+from .repos import published_precision, quantized_repo
 from .transformers import DECODE as TRANSFORMERS_DECODE
 
 if TYPE_CHECKING:
@@ -174,14 +174,49 @@ class Vllm(EngineBase):
                     {"devices": tp, "kv_heads_per_device": max(1, arch.num_kv_heads // tp)},
                 )
             )
+        width = split_expert_width(arch, r.weight_format, tp)
+        if width is not None:
+            steps.append(
+                Note(
+                    EXPERT_PARALLEL,
+                    {"width": width, "devices": tp, "slice": width // tp, "block": FP8_BLOCK},
+                )
+            )
         return InferencePlan([device] * tp, steps, [], 0, 0)
 
     def command(self, launch: Launch) -> str:
-        return " ".join(serve_flags("vllm serve", launch, "--gpu-memory-utilization"))
+        parts = serve_flags("vllm serve", launch, "--gpu-memory-utilization")
+        if launch.expert_parallel:
+            parts.append("--enable-expert-parallel")
+        return " ".join(parts)
 
 
 # Per-tensor and 128x128 block-scaled FP8 checkpoints.
 FP8_KINDS = ("fp8", "fp8_block")
+# The block of a per-block FP8 checkpoint: quantization_config.weight_block_size [128, 128] in
+# DeepSeek-V3's and Qwen3's FP8 releases (their config.json on the Hub).
+FP8_BLOCK = 128
+# The step note of a block-FP8 MoE whose experts tensor parallel cannot split, which the launch
+# command answers with expert parallelism.
+EXPERT_PARALLEL = "vllm_expert_parallel"
+
+
+def split_expert_width(arch: Architecture, fmt: WeightFormat, tp: int) -> int | None:
+    """The expert width (moe_intermediate_size) of a block-FP8 MoE checkpoint that `tp` ranks
+    cannot split into whole blocks, else None. Tensor parallel gives each rank width / tp rows of
+    every expert's gate and up projections, and vLLM refuses a slice that is no multiple of the
+    block ("The output_size of gate's and up's weight = 192 is not divisible by weight
+    quantization block_n = 128": Qwen3-235B-A22B-FP8, 1536 / 8, vLLM issue #17569); expert
+    parallel (--enable-expert-parallel) keeps every expert whole on one rank instead."""
+    if tp <= 1 or fmt.kind not in FP8_KINDS:
+        return None
+    stored = published_precision(arch.name, fmt.name) or arch.checkpoint_precision
+    if stored != "fp8_block":
+        return None
+    widths = {
+        lin.d_in for lin in arch.linears if lin.group == "expert" and lin.d_out == arch.hidden_size
+    }
+    return next((w for w in sorted(widths) if (w // tp) % FP8_BLOCK or w % tp), None)
 
 
 def fp8_weight_only(gpu: Gpu) -> bool:
