@@ -56,7 +56,7 @@ def size(
     )
     if rep.training is not None and tokens is None:
         all_notes.append(Note("default_tokens", {"tokens": rep.training.tokens}))
-    if kwh_price is None and rep.electricity is not None:
+    if kwh_price is None and rep.electricity is not None and not who.rented:
         all_notes.append(Note("default_kwh_price", {"price": price}))
     speed_steps = (rep.speed.steps if rep.speed else ()) + (
         rep.training.steps if rep.training else ()

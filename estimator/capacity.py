@@ -1,7 +1,7 @@
 """How much of a device's memory a workload may use, and the verdict against it.
 
-The engines (estimator/engines/) decide which rule applies to them: a GPU less the CUDA context
-and the desktop's share, optionally after an engine's own utilisation cap; Apple's GPU
+The engines (estimator/engines/) decide which rule applies to them: a GPU less the GPU runtime's
+context and the desktop's share, optionally after an engine's own utilisation cap; Apple's GPU
 working-set limit; a CPU machine's RAM less what the operating system keeps.
 """
 
@@ -26,14 +26,20 @@ def host_usable(machine: Machine) -> tuple[int, list[Note]]:
     ]
 
 
+# What the runtime that holds the context is called on each vendor's GPUs (the note's key):
+# CUDA on NVIDIA, ROCm's HIP on AMD, Level Zero under SYCL and PyTorch's XPU on Intel.
+_CONTEXT_NOTE = {"NVIDIA": "cuda_context", "AMD": "rocm_context", "Intel": "level_zero_context"}
+
+
 def gpu_usable(machine: Machine, index: int, capacity: int) -> tuple[int, list[Note]]:
-    """`capacity` bytes of GPU `index` less the CUDA context and, on the first GPU of a desktop
-    card, the display's share."""
+    """`capacity` bytes of GPU `index` less the GPU runtime's context and, on the first GPU of a
+    desktop card, the display's share."""
     notes: list[Note] = []
     usable = capacity - k.CUDA_CONTEXT_BYTES
-    if index == 0:
-        notes.append(Note("cuda_context", {"bytes": k.CUDA_CONTEXT_BYTES}))
     card = machine.cards[index] if machine.cards else machine.gpu
+    if index == 0:
+        key = _CONTEXT_NOTE.get(card.vendor, "gpu_context") if card is not None else "gpu_context"
+        notes.append(Note(key, {"bytes": k.CUDA_CONTEXT_BYTES}))
     if index == 0 and card is not None and card.drives_display:
         usable -= k.DISPLAY_SHARE_BYTES
         notes.append(Note("display_share", {"bytes": k.DISPLAY_SHARE_BYTES}))

@@ -139,6 +139,8 @@ def _precision(
             precision=fmt.name,
             known=inference.ladder,
         )
+    if inference is not None:
+        notes += inference.format_notes(fmt, machine)
     if inference is None and fmt.gguf:
         raise EstimatorError("gguf_not_for_training", precision=fmt.name)
     if w.task == "training":

@@ -28,6 +28,7 @@ from estimator.workload import Workload
 GUIDANCE_CPU = "ddr5-5600"
 GUIDANCE_RAM_GB = 64
 GUIDANCE_GPU = "RTX 4090"
+DESKTOP_SEGMENTS = ("consumer", "workstation")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +78,9 @@ def _hardware_fields(m: Machine | None, est: Estimate) -> dict[str, Any]:
             gpu_display=int(g.drives_display and not g.laptop),
             gpu_laptop=int(g.laptop),
             gpu_watts=round(sum(b.tdp_w or 0 for b in m.boards)),
+            # Consumer and workstation cards sit in a PC on a household circuit; data-centre
+            # boards in a server on a rack's feed.
+            gpu_desktop=int(all(b.segment in DESKTOP_SEGMENTS for b in m.boards)),
             # Different models never share an NVLink bridge; the machine's name lists them.
             gpu_mixed=int(m.mixed),
             gpu_set=m.name,

@@ -22,7 +22,11 @@ TINY_LLM_M = 1000  # below 1B a GPU decode step is mostly fixed overhead (vLLM Q
 BILLION_M = 1000
 CLASSICAL_GPU_ROWS = 10_000_000
 SMALL_NET_M = 100
-POWER_CIRCUIT_W = 1440  # a 15 A, 120 V circuit: 1,800 W, 1,440 W continuous (80% rule, NEC 210.19)
+# Household circuits a desktop's GPUs may outgrow: a US 15 A, 120 V circuit carries 1,800 W and
+# 1,440 W continuously (80% rule, NEC 210.19); a European 16 A, 230 V one 3,680 W (the Dutch
+# "groep" of NEN 1010). The rule fires past the smaller; the wording says which circuit it means.
+POWER_CIRCUIT_W = 1440
+EU_CIRCUIT_W = 3680
 LONG_CONTEXT = 8192
 # A fused loss is worth a line when it frees at least this much of a GPU, in bytes and as a share
 # of what the run needs there: the logits of a long sequence, not a rounding.
@@ -365,14 +369,25 @@ RULES: tuple[Rule, ...] = (
         lambda: _llm() & _fitting() & (m.break_even_hours > 0) & (m.owns == 0),
         group="cost",
     ),
-    Rule("electricity", 51, lambda: _llm() & (m.power_usd_per_hour > 0), group="cost"),
+    # The power bill and the wall circuit are the owner's of a machine, not a renter's.
+    Rule(
+        "electricity",
+        51,
+        lambda: _llm() & (m.power_usd_per_hour > 0) & (m.rented == 0),
+        group="cost",
+    ),
     Rule(
         "maintenance",
         52,
         lambda: _llm() & _fitting() & (m.purchase_usd > 0) & (m.owns == 0),
         group="cost",
     ),
-    Rule("power_and_cooling", 53, lambda: _llm() & (m.gpu_watts > POWER_CIRCUIT_W), group="cost"),
+    Rule(
+        "power_and_cooling",
+        53,
+        lambda: _llm() & (m.gpu_watts > POWER_CIRCUIT_W) & (m.gpu_desktop == 1) & (m.rented == 0),
+        group="cost",
+    ),
     # Commands to paste, for what fits.
     Rule("launch", 60, lambda: _llm() & (m.launch == 1), group="launch"),
     Rule(

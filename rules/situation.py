@@ -15,10 +15,14 @@ class Situation:
     cloud_allowed: bool = True
     # They asked about a number of GPUs ("on 2 GPUs", "how many GPUs"): more GPUs are in scope.
     asked_gpu_count: bool = False
+    # The hardware is a rented or hosted machine (a cloud instance, Colab): no power bill or wall
+    # circuit of theirs to advise on.
+    rented: bool = False
 
     def fields(self) -> dict[str, Any]:
         return {
             "owns": int(self.owns_hardware),
             "cloud_ok": int(self.cloud_allowed),
             "asked_gpus": int(self.asked_gpu_count),
+            "rented": int(self.rented),
         }

@@ -230,13 +230,15 @@ def training_tokens(draft: Draft) -> tuple[int | None, tuple[Note, ...]]:
 def situation(draft: Draft, box: Machine | None, from_profile: bool) -> Situation:
     """Who asks, as the question tells: hardware from their profile is theirs, and so is a
     consumer card, a workstation card, a Mac or a CPU they name; a data-centre GPU named in a
-    question is one they would rent or buy."""
+    question is one they would rent or buy; hardware they say they rent (a provider, Colab) is
+    rented, with no power bill of theirs."""
     rented = box is not None and box.gpu is not None and box.gpu.segment == "datacenter"
     owns = box is not None and (from_profile or not (rented or draft.cloud))
     choosing = draft.inverse in ("smallest_gpu", "cheapest_cloud", "gpus_needed")
     return Situation(
         owns_hardware=owns and not choosing,
         asked_gpu_count=bool(draft.gpus and draft.gpus > 1) or draft.inverse == "gpus_needed",
+        rented=bool(draft.cloud),
     )
 
 

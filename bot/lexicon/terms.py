@@ -160,6 +160,9 @@ TERMS: dict[str, tuple[str, ...]] = {
         r"vast(?:\.ai)?",
         r"coreweave",
         r"paperspace",
+        # Hosted notebooks: the GPU is Google's or Kaggle's.
+        r"colab",
+        r"kaggle",
     ),
     "hf_trainer": (r"trainer",),
     "currency": (r"€", r"\$", r"£", r"eur", r"usd", r"dollars?"),

@@ -9,6 +9,7 @@ from estimator import engines
 from estimator.planner.training import trainer_config
 from estimator.result import Estimate
 from rules import Recommendation
+from rules.ruleset import EU_CIRCUIT_W, POWER_CIRCUIT_W
 
 from ..i18n import t
 from . import numbers, plans
@@ -44,6 +45,8 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
         # macOS's sysctl takes decimal megabytes.
         apple_limit_mb=round(p.get("apple_limit_bytes", 0) / 1e6),
         gpu_watts=numbers.integer(p.get("gpu_watts", 0), lang),
+        us_circuit_w=numbers.integer(POWER_CIRCUIT_W, lang),
+        eu_circuit_w=numbers.integer(EU_CIRCUIT_W, lang),
     )
     return out
 
@@ -75,6 +78,19 @@ def command(rec: Recommendation, est: Estimate) -> str:
     )
 
 
+def _detail_key(rec: Recommendation, lang: str) -> str:
+    """The detail's catalog key: a Dutch reader's 16 A, 230 V group holds what outgrows a US
+    120 V circuit up to its own 3,680 W, which the rule cannot know."""
+    if rec.rule == "power_and_cooling" and lang == "nl":
+        within = rec.params.get("gpu_watts", 0) <= EU_CIRCUIT_W
+        return (
+            "rule.power_and_cooling.detail_eu_within"
+            if within
+            else "rule.power_and_cooling.detail_eu"
+        )
+    return f"rule.{rec.rule}.detail"
+
+
 def texts(rec: Recommendation, est: Estimate | None, lang: str) -> tuple[str, str]:
     """(title, detail) of a recommendation."""
     params = _params(rec, lang)
@@ -82,4 +98,4 @@ def texts(rec: Recommendation, est: Estimate | None, lang: str) -> tuple[str, st
         params["command"] = command(rec, est)
     if rec.plan is not None:
         params["plan"] = plans.summary(rec.plan, lang)
-    return t(f"rule.{rec.rule}.title", lang, **params), t(f"rule.{rec.rule}.detail", lang, **params)
+    return t(f"rule.{rec.rule}.title", lang, **params), t(_detail_key(rec, lang), lang, **params)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from ..errors import EstimatorError
 from ..hardware.types import Machine
-from ..models import catalog
 from ..result import Estimate
 from . import exllamav2, llamacpp, mlx, ollama, sglang, transformers, vllm
 from .base import Engine, Launch
+from .repos import repository
 
 __all__ = [
     "ENGINES",
@@ -88,12 +86,6 @@ def in_ram(name: str) -> Engine:
     return next(e for e in ENGINES.values() if e.offloads_layers and not e.streams_offload)
 
 
-@lru_cache(maxsize=1024)
-def _repo(model: str) -> str:
-    found = catalog.find(model)
-    return found.hf_id if found else model
-
-
 def launch(est: Estimate) -> Launch:
     """What the launch command of `est` states."""
     i = est.inputs
@@ -101,7 +93,7 @@ def launch(est: Estimate) -> Launch:
     gpu_layers = off.gpu_layers if off is not None else None
     return Launch(
         model=i.model,
-        repo=_repo(i.model),
+        repo=repository(i.model),
         precision=i.precision,
         kv_precision=i.kv_precision or "",
         context=i.context,
@@ -113,6 +105,7 @@ def launch(est: Estimate) -> Launch:
         cpu_moe_layers=off.expert_layers if off is not None else 0,
         tensor_split=_tensor_split(est),
         apple=i.machine_kind == "apple",
+        expert_parallel=any(n.key == vllm.EXPERT_PARALLEL for n in est.steps),
         cpu=i.machine_kind == "cpu",
         rope=i.rope_scaling,
     )

@@ -8,12 +8,13 @@ them. Adding an engine is one module, one registry line and its catalog strings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from ..capacity import gpu_usable, host_usable
-from ..hardware.types import Machine
+from ..hardware.types import Gpu, Machine
 from ..memory.constants import VLLM_UTILIZATION
 from ..memory.kv_cache import KvLayout, layout
 from ..models.types import Architecture, RopeScaling
@@ -47,6 +48,8 @@ class Launch:
     # Share of the layers per GPU on a mixed set (llama.cpp --tensor-split), () when even.
     tensor_split: tuple[int, ...] = ()
     apple: bool = False  # an Apple machine (MLX, Metal)
+    # MoE experts spread whole over the GPUs (vLLM --enable-expert-parallel) rather than split.
+    expert_parallel: bool = False
     cpu: bool = False  # no GPU at all: nothing to offload layers to
     # The RoPE scaling the context needs (estimator/models/rope.py), None: the config's.
     rope: RopeScaling | None = None
@@ -71,6 +74,10 @@ class Engine(Protocol):
     # Device kinds it runs on (estimator/vocabulary.py DEVICE_KINDS).
     @property
     def devices(self) -> frozenset[str]: ...
+
+    # GPU vendors it has a backend for, as the GPU catalog spells them (None: any).
+    @property
+    def vendors(self) -> frozenset[str] | None: ...
 
     # "int4"/"int8" (and float aliases) -> its format.
     @property
@@ -141,6 +148,10 @@ class Engine(Protocol):
 
     def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool: ...
 
+    # What the answer should say about how the machine runs the format (FP8 weights on a GPU
+    # without FP8 tensor cores).
+    def format_notes(self, fmt: WeightFormat, machine: Machine | None) -> list[Note]: ...
+
     # Whether it is the answer's engine when the question names none (the first in registry
     # order that says so).
     def default_for(self, arch: Architecture, machine: Machine | None, sequences: int) -> bool: ...
@@ -168,6 +179,13 @@ class Engine(Protocol):
     def command(self, launch: Launch) -> str: ...
 
 
+# GPU vendors as estimator/data/gpus.json spells them.
+NVIDIA = "NVIDIA"
+AMD = "AMD"
+INTEL = "Intel"
+GAUDI = "Intel (Habana)"
+
+
 def _capability(text: str) -> float:
     """An NVIDIA compute capability ("8.6"); other vendors' architecture names ("gfx1100") are
     not limited by it."""
@@ -175,6 +193,12 @@ def _capability(text: str) -> float:
         return float(text)
     except ValueError:
         return float("inf")
+
+
+def _rocm_target(text: str) -> str | None:
+    """The LLVM target of an AMD GPU's compute capability field ("n/a (gfx1100)")."""
+    found = re.search(r"gfx\w+", text)
+    return found.group() if found else None
 
 
 def capacities(machine: Machine | None) -> tuple[int, ...]:
@@ -189,6 +213,7 @@ class EngineBase:
     label = ""
     aliases: tuple[str, ...] = ()
     devices: frozenset[str] = frozenset({"gpu"})
+    vendors: frozenset[str] | None = None
     int_formats: Mapping[str, str] = {}
     kv_precisions: frozenset[str] = frozenset({"bf16", "fp16"})
     kv8: str | None = None
@@ -212,6 +237,8 @@ class EngineBase:
     prefill: Mapping[str, Factor] = {}
     # The oldest NVIDIA architecture the engine's CUDA build supports (None: any).
     min_compute_capability: float | None = None
+    # The AMD LLVM targets its ROCm build supports (None: any its vendors allow).
+    rocm_targets: frozenset[str] | None = None
     # The config model_types it has an implementation of (None: every architecture here).
     model_types: frozenset[str] | None = None
 
@@ -223,10 +250,19 @@ class EngineBase:
             return True
         if machine.kind not in self.devices:
             return False
-        low = self.min_compute_capability
-        if low is None or machine.kind != "gpu":
+        if machine.kind != "gpu":
             return True
-        return all(_capability(g.compute_capability) >= low for g in machine.boards)
+        return all(self._runs_on_board(g) for g in machine.boards)
+
+    def _runs_on_board(self, gpu: Gpu) -> bool:
+        if self.vendors is not None and gpu.vendor not in self.vendors:
+            return False
+        low = self.min_compute_capability
+        if gpu.vendor == NVIDIA and low is not None:
+            return _capability(gpu.compute_capability) >= low
+        if gpu.vendor == AMD and self.rocm_targets is not None:
+            return _rocm_target(gpu.compute_capability) in self.rocm_targets
+        return True
 
     def default_kv(self, fmt: WeightFormat) -> str:
         return "fp32" if fmt.name == "fp32" else "bf16"
@@ -237,6 +273,9 @@ class EngineBase:
     def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
         """Whether the machine's GPU has the kernels the format needs in this engine."""
         return True
+
+    def format_notes(self, fmt: WeightFormat, machine: Machine | None) -> list[Note]:
+        return []
 
     def default_context(self, arch: Architecture, machine: Machine | None) -> int | None:
         """The context the engine runs with when the question gives none (None: the answer's

@@ -18,7 +18,7 @@ from ..precision import EXL2_HEAD_BITS, WeightFormat, exl2_name, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
 from ..vocabulary import MIB
-from .base import EngineBase, Launch, capacities
+from .base import AMD, NVIDIA, EngineBase, Launch, capacities
 from .llamacpp import DECODE as LLAMACPP_DECODE
 
 if TYPE_CHECKING:
@@ -40,6 +40,10 @@ class ExLlamaV2(EngineBase):
     label = "ExLlamaV2 (TabbyAPI)"
     aliases = ("exllama", "exllama2", "exl2", "tabbyapi", "tabby")
     devices = frozenset({"gpu"})
+    # Its extension is CUDA C++ that also builds for ROCm through HIP: the releases ship CUDA
+    # and ROCm wheels (.github/workflows/build-wheels-release.yml and
+    # build-wheels-release-rocm62.yml); no Intel, Apple or CPU backend.
+    vendors = frozenset({NVIDIA, AMD})
     int_formats: Mapping[str, str] = {
         "int4": exl2_name(4.0),
         "int8": exl2_name(8.0),

@@ -16,7 +16,7 @@ from ..models.types import Architecture
 from ..precision import WeightFormat, group_bytes, weight_bytes
 from ..result import Note
 from ..speed_factors import Factor
-from .base import EngineBase, Launch, capacities
+from .base import AMD, INTEL, NVIDIA, EngineBase, Launch, capacities
 
 if TYPE_CHECKING:
     from ..resolve import Resolved
@@ -75,6 +75,9 @@ class LlamaCpp(EngineBase):
         "lm-studio",
     )
     devices = frozenset({"gpu", "apple", "cpu"})
+    # ggml's GPU backends (docs/build.md): CUDA for NVIDIA, HIP for AMD, SYCL for Intel, Vulkan
+    # for all three, Metal on Apple; none for Gaudi.
+    vendors: frozenset[str] | None = frozenset({NVIDIA, AMD, INTEL})
     int_formats: Mapping[str, str] = {
         "int4": "q4_k_m",
         "int8": "q8_0",

@@ -11,7 +11,7 @@ from ..hardware.types import Machine
 from ..models import catalog
 from ..models.types import Architecture
 from ..vocabulary import GIB
-from .base import Launch
+from .base import AMD, INTEL, NVIDIA, Launch
 from .llamacpp import QUANTIZED_KV, LlamaCpp
 
 # server/routes.go @fb30760 (and docs/context-length.mdx): total VRAM >= 47 GiB -> 262144,
@@ -68,6 +68,10 @@ class Ollama(LlamaCpp):
     name = "ollama"
     label = "Ollama"
     aliases = ()
+    # docs/gpu.mdx (Hardware support): NVIDIA from compute capability 5.0, AMD through ROCm and
+    # Vulkan, Intel through Vulkan, Apple through Metal.
+    vendors = frozenset({NVIDIA, AMD, INTEL})
+    min_compute_capability = 5.0
     # Ollama places whole layers (num_gpu); it has no setting to keep only the experts in RAM.
     offloads_experts = False
     # Planned when asked for: it plans as llama.cpp, underneath it, does.

@@ -12,7 +12,7 @@ conversions where one is published and converts the checkpoint itself otherwise.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from ..models import catalog
 
@@ -34,6 +34,21 @@ _PUBLISHED = {"fp8": ("fp8", "fp8_block"), "awq": ("awq",), "gptq": ("gptq",)}
 
 
 @cache
+def _variants() -> dict[str, catalog.CatalogModel]:
+    """The publishers' quantized repositories by the name a question about one of them carries
+    (the repository's name without its organisation: "Qwen3-Coder-480B-A35B-Instruct-FP8")."""
+    return {v.name: v for v in catalog.variants()}
+
+
+@lru_cache(maxsize=1024)
+def repository(model: str) -> str:
+    """The Hugging Face repository of a catalog model or of a publisher's quantized release of
+    one, organisation included; the name itself for any other model."""
+    found = catalog.find(model) or _variants().get(model)
+    return found.hf_id if found else model
+
+
+@cache
 def _published() -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     for variant in catalog.variants():
@@ -43,8 +58,24 @@ def _published() -> dict[tuple[str, str], str]:
     return out
 
 
+def published_precision(model: str, precision: str) -> str | None:
+    """How the publisher's checkpoint that serves `precision` for `model` is stored
+    ("fp8_block" for a per-block FP8 release), None when none is published."""
+    own = _variants().get(model)
+    kinds = _PUBLISHED.get(precision, (precision,))
+    if own is not None and own.architecture.checkpoint_precision in kinds:
+        return own.architecture.checkpoint_precision
+    return next((kind for kind in kinds if (model, kind) in _published()), None)
+
+
 def quantized_repo(model: str, repo: str, precision: str) -> tuple[str, str | None]:
     """(the checkpoint to load, the --quantization value for load-time quantization or None)."""
+    own = _variants().get(model)
+    if own is not None and own.architecture.checkpoint_precision in _PUBLISHED.get(
+        precision, (precision,)
+    ):
+        # The question named the quantized release itself: its config.json states the method.
+        return own.hf_id, None
     published = _published()
     for kind in _PUBLISHED.get(precision, (precision,)):
         if (model, kind) in published:

@@ -18,7 +18,7 @@ from ..models.types import Architecture
 from ..precision import WeightFormat, weight_bytes
 from ..result import Components, Note
 from ..speed_factors import Factor
-from .base import Launch
+from .base import AMD, INTEL, NVIDIA, Launch
 from .vllm import Vllm, check_tensor_parallel, serve_flags
 
 if TYPE_CHECKING:
@@ -34,6 +34,11 @@ class Sglang(Vllm):
     label = "SGLang"
     aliases = ("sgl", "sg-lang")
     devices = frozenset({"gpu"})
+    # Its hardware platforms (docs.sglang.io, Hardware Platforms): NVIDIA and AMD GPUs, Intel
+    # XPU, plus TPU and Ascend NPUs, which the catalog does not list; no Gaudi.
+    vendors = frozenset({NVIDIA, AMD, INTEL})
+    # vLLM's ROCm list is no limit on SGLang's own ROCm build.
+    rocm_targets = None
     kv_unit = 1
     # SGLang keeps the sliding window of Gemma-style layers only when told (--enable-swa...);
     # by default every layer caches the whole context, as in vLLM.

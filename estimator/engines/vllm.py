@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..capacity import gpu_usable
 from ..errors import EstimatorError
-from ..hardware.types import Machine
+from ..hardware.types import Gpu, Machine
 from ..memory import constants as k
 from ..memory.activations import layer_peak_per_token
 from ..memory.inference import InferencePlan, kv_note
@@ -22,8 +22,8 @@ from ..models.types import Architecture
 from ..precision import WeightFormat, weight_bytes
 from ..result import Components, Note
 from ..speed_factors import Factor
-from .base import EngineBase, Launch
-from .repos import quantized_repo
+from .base import AMD, GAUDI, INTEL, NVIDIA, EngineBase, Launch
+from .repos import published_precision, quantized_repo
 from .transformers import DECODE as TRANSFORMERS_DECODE
 
 if TYPE_CHECKING:
@@ -34,8 +34,27 @@ class Vllm(EngineBase):
     name = "vllm"
     label = "vLLM"
     devices = frozenset({"gpu", "cpu"})
+    # GPU builds for NVIDIA CUDA, AMD ROCm and Intel XPU, and Intel Gaudi through its plugin
+    # (docs.vllm.ai, Installation: "vLLM supports the following hardware platforms").
+    vendors = frozenset({NVIDIA, AMD, INTEL, GAUDI})
     # "GPU: compute capability 7.0 or higher" (docs.vllm.ai, GPU installation requirements).
     min_compute_capability = 7.0
+    # ROCm requirements (docs/getting_started/installation/gpu.rocm.inc.md): MI200s (gfx90a),
+    # MI300 (gfx942), MI350 (gfx950), Radeon RX 7900 (gfx1100/1101), RX 9000 (gfx1200/1201),
+    # Ryzen AI MAX / AI 300 (gfx1151/1150).
+    rocm_targets: frozenset[str] | None = frozenset(
+        {
+            "gfx90a",
+            "gfx942",
+            "gfx950",
+            "gfx1100",
+            "gfx1101",
+            "gfx1200",
+            "gfx1201",
+            "gfx1150",
+            "gfx1151",
+        }
+    )
     int_formats: Mapping[str, str] = {"int4": "awq", "int8": "gptq-int8"}
     kv_precisions = frozenset({"bf16", "fp16", "fp8"})
     kv8 = "fp8"
@@ -74,13 +93,20 @@ class Vllm(EngineBase):
         return not fmt.gguf and fmt.kind not in ("int8", "mlx", "exl2")
 
     def runs_format(self, fmt: WeightFormat, machine: Machine | None) -> bool:
-        # FP8 runs as W8A16 through the Marlin kernels from Ampere (8.0) on (vLLM quantization
-        # docs, "FP8 W8A8": weight-only on Ampere); Turing and Volta have neither.
         gpu = machine.gpu if machine is not None else None
-        if fmt.kind != "fp8" or gpu is None or gpu.fp8:
+        if gpu is None:
             return True
-        major, _, _ = gpu.compute_capability.partition(".")
-        return major.isdigit() and int(major) >= 8
+        # On Intel GPUs AWQ and GPTQ run through IPEX, which "supports weight bits [4]"
+        # (vllm/model_executor/layers/quantization/ipex_quant.py IPEXConfig).
+        if gpu.vendor == INTEL and fmt.kind in ("gptq", "awq") and fmt.bits != 4:
+            return False
+        return fmt.kind not in FP8_KINDS or gpu.fp8 or fp8_weight_only(gpu)
+
+    def format_notes(self, fmt: WeightFormat, machine: Machine | None) -> list[Note]:
+        gpu = machine.gpu if machine is not None else None
+        if fmt.kind in FP8_KINDS and gpu is not None and fp8_weight_only(gpu):
+            return [Note("fp8_weight_only", {"gpu": gpu.name, "engine": self.label})]
+        return []
 
     def default_format(self, arch: Architecture, machine: Machine | None) -> str:
         native = arch.checkpoint_precision
@@ -151,10 +177,59 @@ class Vllm(EngineBase):
                     {"devices": tp, "kv_heads_per_device": max(1, arch.num_kv_heads // tp)},
                 )
             )
+        width = split_expert_width(arch, r.weight_format, tp)
+        if width is not None:
+            steps.append(
+                Note(
+                    EXPERT_PARALLEL,
+                    {"width": width, "devices": tp, "slice": width // tp, "block": FP8_BLOCK},
+                )
+            )
         return InferencePlan([device] * tp, steps, [], 0, 0)
 
     def command(self, launch: Launch) -> str:
-        return " ".join(serve_flags("vllm serve", launch, "--gpu-memory-utilization"))
+        parts = serve_flags("vllm serve", launch, "--gpu-memory-utilization")
+        if launch.expert_parallel:
+            parts.append("--enable-expert-parallel")
+        return " ".join(parts)
+
+
+# Per-tensor and 128x128 block-scaled FP8 checkpoints.
+FP8_KINDS = ("fp8", "fp8_block")
+# The block of a per-block FP8 checkpoint: quantization_config.weight_block_size [128, 128] in
+# DeepSeek-V3's and Qwen3's FP8 releases (their config.json on the Hub).
+FP8_BLOCK = 128
+# The step note of a block-FP8 MoE whose experts tensor parallel cannot split, which the launch
+# command answers with expert parallelism.
+EXPERT_PARALLEL = "vllm_expert_parallel"
+
+
+def split_expert_width(arch: Architecture, fmt: WeightFormat, tp: int) -> int | None:
+    """The expert width (moe_intermediate_size) of a block-FP8 MoE checkpoint that `tp` ranks
+    cannot split into whole blocks, else None. Tensor parallel gives each rank width / tp rows of
+    every expert's gate and up projections, and vLLM refuses a slice that is no multiple of the
+    block ("The output_size of gate's and up's weight = 192 is not divisible by weight
+    quantization block_n = 128": Qwen3-235B-A22B-FP8, 1536 / 8, vLLM issue #17569); expert
+    parallel (--enable-expert-parallel) keeps every expert whole on one rank instead."""
+    if tp <= 1 or fmt.kind not in FP8_KINDS:
+        return None
+    stored = published_precision(arch.name, fmt.name) or arch.checkpoint_precision
+    if stored != "fp8_block":
+        return None
+    widths = {
+        lin.d_in for lin in arch.linears if lin.group == "expert" and lin.d_out == arch.hidden_size
+    }
+    return next((w for w in sorted(widths) if (w // tp) % FP8_BLOCK or w % tp), None)
+
+
+def fp8_weight_only(gpu: Gpu) -> bool:
+    """An NVIDIA GPU without FP8 tensor cores that still runs FP8 weights: Ampere (8.x) through
+    the Marlin kernels as W8A16, weights dequantized to 16 bits in the matrix multiply ("Your GPU
+    does not have native support for FP8 computation ... Weight-only FP8 compression will be used
+    leveraging the Marlin kernel", marlin_utils_fp8.py, logged for a block-FP8 MoE on A800 in
+    vLLM issue #40851). Turing and Volta have neither."""
+    major, _, _ = gpu.compute_capability.partition(".")
+    return not gpu.fp8 and gpu.vendor == NVIDIA and major.isdigit() and int(major) >= 8
 
 
 def check_tensor_parallel(arch: Architecture, tp: int) -> None:

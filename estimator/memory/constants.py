@@ -10,6 +10,7 @@ from ..vocabulary import GIB, MIB
 # CUDA context created by PyTorch with lazy module loading: nvidia-smi showed 426 MiB with
 # allocated/reserved 0 (PyTorch 2.10 + CUDA 13.0, unslothai/unsloth-zoo PR #1053); PyTorch's own
 # measurement 274 MiB (pytorch/pytorch PR #86509); "around 400MB" (pytorch issue #109888).
+# ROCm's and Level Zero's contexts have no measurement here: they are taken at this size.
 CUDA_CONTEXT_BYTES = 426 * MIB
 
 # A GeForce/Radeon card that also drives the desktop: "Windows reserves up to 512MB to the desktop

@@ -6,6 +6,7 @@ import ast
 import json
 import re
 import shlex
+from dataclasses import replace
 
 import pytest
 
@@ -13,7 +14,10 @@ from estimator import engines
 from estimator.errors import EstimatorError
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
+from estimator.models import catalog
+from estimator.models.types import Architecture
 from estimator.planner.search import plans
+from estimator.precision import weight_format
 from estimator.workload import Workload
 
 
@@ -63,6 +67,67 @@ def test_vllm_fp8_quantizes_at_load_time(arch):
     assert f["--quantization"] == "fp8"
     assert f["--gpu-memory-utilization"] == "0.9"
     assert "--tensor-parallel-size" not in f
+
+
+def _qwen3_coder_fp8() -> Architecture:
+    found = catalog.by_hf_id("Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8")
+    assert found is not None
+    return found.architecture
+
+
+def test_vllm_serves_a_published_fp8_release_by_its_whole_repository():
+    """The question named Qwen's FP8 release: the command loads Qwen/...-FP8 (organisation
+    included) and leaves --quantization to its config.json."""
+    w = Workload(model=_qwen3_coder_fp8(), task="inference", engine="vllm", precision="fp8")
+    words, f = flags(engines.command(estimate(w, machine(gpu="H100", gpus=8))))
+    assert words[2] == "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8"
+    assert "--quantization" not in f
+
+
+@pytest.mark.parametrize(("gpus", "expert_parallel"), [(8, True), (4, False), (2, False)])
+def test_vllm_spreads_whole_experts_when_fp8_blocks_cannot_split_them(gpus, expert_parallel):
+    """Qwen3-Coder-480B's experts are 2560 wide (moe_intermediate_size): 8 ranks get 320 rows
+    each, not a multiple of the 128-row FP8 block, so vLLM needs --enable-expert-parallel; 4
+    ranks get 640 (5 blocks) and 2 get 1280 (10), which tensor parallel splits."""
+    w = Workload(model=_qwen3_coder_fp8(), task="inference", engine="vllm")
+    est = estimate(w, machine(gpu="H200", gpus=gpus))
+    _, f = flags(engines.command(est))
+    assert ("--enable-expert-parallel" in f) is expert_parallel
+    note = next((n for n in est.steps if n.key == "vllm_expert_parallel"), None)
+    if expert_parallel:
+        assert note is not None
+        assert note.params == {"width": 2560, "devices": 8, "slice": 320, "block": 128}
+    else:
+        assert note is None
+
+
+def test_the_bf16_model_at_fp8_loads_the_block_fp8_release_and_spreads_its_experts(arch):
+    """Asking for the bf16 catalog model in fp8 serves Qwen's per-block FP8 checkpoint, so the
+    same block rule holds; Llama 3.1 8B quantized to FP8 at load time has no experts to split."""
+    w = Workload(model=arch("Qwen3-Coder-480B-A35B"), task="inference", engine="vllm")
+    words, f = flags(
+        engines.command(estimate(replace(w, precision="fp8"), machine(gpu="H200", gpus=8)))
+    )
+    assert words[2] == "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8"
+    assert "--enable-expert-parallel" in f
+    dense = Workload(model=arch("Llama-3.1-8B"), task="inference", engine="vllm", precision="fp8")
+    _, f = flags(engines.command(estimate(dense, machine(gpu="H100", gpus=8))))
+    assert "--enable-expert-parallel" not in f
+
+
+def test_fp8_weights_on_an_a100_are_noted_as_marlin_weight_only():
+    """The A100 has no FP8 tensor cores: vLLM runs the FP8 release as W8A16 through Marlin
+    (noted); an H100 runs it natively (no note); a V100 cannot run it on vLLM at all."""
+    w = Workload(model=_qwen3_coder_fp8(), task="inference", engine="vllm")
+    on_a100 = estimate(w, machine(gpu="A100 80GB", gpus=8))
+    marlin = [n for n in on_a100.assumptions if n.key == "fp8_weight_only"]
+    assert marlin and marlin[0].params == {"gpu": "A100 80GB SXM4", "engine": "vLLM"}
+    on_h100 = estimate(w, machine(gpu="H100", gpus=8))
+    assert not any(n.key == "fp8_weight_only" for n in on_h100.assumptions)
+    vllm = engines.get("vllm")
+    fp8_block = weight_format("fp8_block")
+    assert vllm.runs_format(fp8_block, machine(gpu="A100 80GB"))
+    assert not vllm.runs_format(fp8_block, machine(gpu="Tesla V100 32GB"))
 
 
 def test_vllm_awq_without_a_known_checkpoint_names_what_to_fetch(arch):

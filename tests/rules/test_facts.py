@@ -102,3 +102,13 @@ def test_ml_fact_holds_the_data_as_float64():
     assert ml_fact("neural_net", 10, 3, 2_500_000, False)["params_m"] == 2.5
     with pytest.raises(ValueError):
         ml_fact("quantum", 1, 1, 1, False)
+
+
+@pytest.mark.parametrize(
+    ("gpu", "gpus", "desktop"),
+    [("GeForce RTX 4090", 4, 1), ("RTX A6000", 2, 1), ("A100 80GB SXM4", 8, 0), ("Tesla T4", 1, 0)],
+)
+def test_consumer_and_workstation_cards_are_a_desktops_on_a_wall_circuit(gpu, gpus, desktop):
+    w = _work("Llama-3.1-8B")
+    m = machine(gpu=gpu, gpus=gpus)
+    assert llm_facts(w, m, report(w, m)).fact["gpu_desktop"] == desktop

@@ -16,6 +16,7 @@ LLM = {
     "plan_more_gpus_runs": 0,
     "plan_cloud_runs": 0,
     "plan_faster": 0,
+    "rented": 0,
 }
 _NO_FIT = {"task": "inference", "verdict": "does_not_fit"}
 
@@ -206,7 +207,20 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 1},
             {**_NO_FIT, "cloud_fits": 1, "cloud_ok": 0},
         ),
-        ("power_and_cooling", {"gpu_watts": 1441}, {"gpu_watts": 1440}),
+        ("power_and_cooling", {"gpu_watts": 1441, "gpu_desktop": 1}, {"gpu_watts": 1440}),
+        # 8 data-centre boards in a server on a rack's feed, or a rented machine: no wall circuit.
+        (
+            "power_and_cooling",
+            {"gpu_watts": 3600, "gpu_desktop": 1},
+            {"gpu_watts": 3600, "gpu_desktop": 0},
+        ),
+        (
+            "power_and_cooling",
+            {"gpu_watts": 3600, "gpu_desktop": 1},
+            {"gpu_watts": 3600, "gpu_desktop": 1, "rented": 1},
+        ),
+        # A rented GPU's (a cloud instance's, Colab's) power is on the provider's bill.
+        ("electricity", {"power_usd_per_hour": 0.384}, {"power_usd_per_hour": 0.384, "rented": 1}),
         # A smaller model of the line for an owner; one choosing hardware rents or buys instead.
         (
             "smaller_model",

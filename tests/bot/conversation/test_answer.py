@@ -33,6 +33,29 @@ def test_a_data_centre_gpu_in_a_question_is_rented_or_bought():
     assert situation(draft, make_machine(draft), from_profile=True).owns_hardware
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "run qwen 2.5 7b op colab t4",
+        "run llama 3.1 8b on a kaggle t4",
+        "run llama 3.1 70b on a rented 2x a100 80gb on runpod",
+    ],
+)
+def test_a_rented_or_hosted_gpu_gets_no_power_bill_or_wall_circuit(text):
+    draft = _draft(text)
+    assert situation(draft, make_machine(draft), from_profile=False).rented
+    outcome = answer(draft)
+    assert outcome.workload is not None
+    rules = {r.rule for r in outcome.workload.advice.recommendations}
+    assert not rules & {"electricity", "power_and_cooling"}
+    assert "default_kwh_price" not in {n.key for n in outcome.workload.estimate.assumptions}
+
+
+def test_an_owned_desktop_keeps_its_power_notes():
+    rules = _rules("can i run llama 3.1 70b on my 4x rtx 4090")
+    assert {"electricity", "power_and_cooling"} <= set(rules)
+
+
 def test_asking_about_more_gpus_brings_them_into_scope():
     draft = _draft("llama 3.1 70b on 2x rtx 3090")
     assert situation(draft, make_machine(draft), from_profile=False).asked_gpu_count

@@ -70,3 +70,25 @@ def test_missing_numbers_render_as_zero_not_an_error():
     bare = replace(found["electricity"], params={})
     title, detail = texts(bare, est, "en")
     assert title and "{" not in detail
+
+
+def test_the_wall_circuit_is_the_readers_own():
+    """4x RTX 4090 draw 1,800 W: past a US 15 A, 120 V circuit's 1,440 W (English says so, and
+    that a 230 V circuit carries 3,680 W); within a Dutch 16 A, 230 V group's 3,680 W, tight
+    with the rest of the PC; 8x RTX 4090 (3,600 W) still within; a 4,000 W set over it."""
+    m = machine(gpu="GeForce RTX 4090", gpus=4)
+    w = Workload(model=lookup.require("Llama-3.1-70B").architecture, task="inference")
+    rec = {r.rule: r for r in advise(w, m).recommendations}["power_and_cooling"]
+    est = estimate(w, m)
+    _, en = texts(rec, est, "en")
+    assert "1,800 W" in en and "US 15 A, 120 V" in en and "1,440 W" in en and "3,680 W" in en
+    _, nl = texts(rec, est, "nl")
+    assert "1.800 W" in nl and "past op een groep van 16 A op 230 V" in nl and "3.680 W" in nl
+    _, over = texts(replace(rec, params={**rec.params, "gpu_watts": 4000}), est, "nl")
+    assert "4.000 W aan GPU's is meer dan de 3.680 W" in over and "NEN 1010" in over
+
+
+def test_a_data_centre_server_gets_no_wall_circuit_note():
+    m = machine(gpu="A100 80GB SXM4", gpus=8)
+    w = Workload(model=lookup.require("Llama-3.1-70B").architecture, task="inference")
+    assert "power_and_cooling" not in {r.rule for r in advise(w, m).recommendations}
