@@ -102,7 +102,8 @@ def verdict(
         and est.verdict not in FITTING
         and not (draft.precision or draft.engine or draft.task == "training")
     )
-    if assumed and lead is not None and lead.verdict in FITTING:
+    # A plan below 4 bits per weight (a 72B in IQ1_S on 24 GB) is no verdict to lead with.
+    if assumed and lead is not None and lead.verdict in FITTING and not lead.low_bits:
         runs = t(
             "reply.verdict_plan",
             lang,

@@ -27,3 +27,13 @@ def test_a_named_format_keeps_its_own_verdict():
     outcome = answer(d)
     items = verdict(outcome.workload.estimate, "en", d, _lead(outcome))
     assert len(items) == 1 and items[0].text.startswith("Verdict: does not fit")
+
+
+def test_a_plan_below_4_bits_does_not_lead_the_verdict():
+    # Qwen2.5-72B on one 24 GB card fits only in 1-2 bits (IQ1_S, about 18 GiB).
+    d = Draft(model="Qwen2.5-72B", task="inference", gpu="GeForce RTX 4090")
+    outcome = answer(d)
+    lead = _lead(outcome)
+    assert lead is not None and lead.low_bits
+    items = verdict(outcome.workload.estimate, "en", d, lead)
+    assert len(items) == 1 and "does not fit" in items[0].text
