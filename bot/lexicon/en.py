@@ -301,7 +301,7 @@ LEXICON = Lexicon(
         # "what can I run", "can my mac run any llm": the biggest model, said without a model.
         "what_runs": (
             r"what\s+(?:\w+\s+)?(?:can|could|will|would)\s+(?:i|we)\s+run",
-            r"what\s+(?:models?|llms?)\s+(?:can|could|will|would)\s+(?:i|we|it)\s+(?:\w+\s+)?run",
+            r"(?:what|which)\s+(?:models?|llms?)\s+(?:can|could|will|would)\s+(?:i|we|it)\s+(?:\w+\s+)?run",
             r"run\s+any\s+(?:\w+\s+)?(?:models?|llms?|ai)",
             r"run\s+anything",
             r"(?:can|could)\s+(?:i|we)\s+run\s+(?:something|anything)",

@@ -250,7 +250,7 @@ LEXICON = Lexicon(
         "what_runs": (
             r"(?:kan|kunnen)\s+(?:ik|we|je)\s+(?:er\s+)?(?:iets|wat)\s+(?:\w+\s+)?(?:mee\s+|op\s+)?draaien",
             r"wat\s+(?:\w+\s+)?(?:kan|kunnen)\s+(?:ik|we|je)\s+(?:er\s+)?(?:\w+\s+)?(?:mee\s+|op\s+)?draaien",
-            r"welke\s+(?:modell?en|llms?)\s+(?:kan|kunnen)\s+(?:ik|we|je)",
+            r"welke?\s+(?:modell?en|model|llms?)\s+(?:kan|kunnen)\s+(?:ik|we|je)",
             r"(?:een|enig)\s+(?:\w+\s+)?(?:model|llm)\s+(?:\w+\s+)?draaien",
         ),
         "faster": (r"sneller", r"snelste", r"vlotter", r"vlotste"),
