@@ -168,7 +168,7 @@ def workload(draft: Draft) -> tuple[Workload, tuple[Note, ...]]:
     fields, notes = _settings(draft)
     running = (draft.task or "inference") == "inference"
     if "engine" not in fields and choice.engine and running:
-        fields["engine"] = choice.engine  # an Ollama tag or a GGUF file: llama.cpp
+        fields["engine"] = choice.engine  # an Ollama tag: Ollama; a GGUF file: llama.cpp
     context, context_notes = context_of(draft)
     work = Workload(
         model=choice.architecture,

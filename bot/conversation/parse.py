@@ -245,6 +245,10 @@ def _model(original: str, low: str, found: Found) -> tuple[str, str]:
         found.set("model", named)
         written = normalise(named)
         return low.replace(written, " " * len(written)), written
+    tag = parse_model.ollama_tag(low)
+    if tag is not None:
+        found.set("model", tag)
+        return low.replace(tag, " " * len(tag)), tag
     named = parse_model.catalog_model(low)
     if named is None:
         named = parse_model.bare_size(low)

@@ -127,6 +127,20 @@ def hf_id(original: str) -> str | None:
     return next((m.group(1) for m in _HF_ID.finditer(original) if is_hub_id(m.group(1))), None)
 
 
+# An Ollama tag as `ollama run` takes it: "qwen2.5:14b", "llama3.1:8b-instruct-q8_0".
+_OLLAMA_TAG = re.compile(r"(?<![\w./:-])([a-z0-9][a-z0-9.\-]*:[a-z0-9][\w.\-]*)(?![\w/:])")
+
+
+def ollama_tag(low: str) -> str | None:
+    """An Ollama tag of a catalog model, as written: answered on Ollama with its Q4_K_M default
+    (or the quantization the tag names), not as the model's 16-bit checkpoint."""
+    for m in _OLLAMA_TAG.finditer(low):
+        tag = m.group(1).rstrip(".")
+        if catalog.find(tag) is not None or catalog.find(tag.split("-q", 1)[0]) is not None:
+            return tag
+    return None
+
+
 # A size glued into a name ("foo-30b-a3b", "mymodel-7b", "llama-4-scout-17b-16e") belongs to
 # that name: never read as a bare dense size.
 _GLUED = re.compile(

@@ -1,6 +1,6 @@
 """How a name says the model is packaged: an Ollama tag ("llama3.1:8b",
-"qwen2.5:14b-instruct-q4_K_M") or a GGUF repository or file name ("...-GGUF",
-"...Q5_K_M.gguf") means llama.cpp and its quantization; an Ollama tag that names none is
+"qwen2.5:14b-instruct-q4_K_M") means Ollama, a GGUF repository or file name ("...-GGUF",
+"...Q5_K_M.gguf") llama.cpp, each with its quantization; an Ollama tag that names none is
 Q4_K_M, the quantization Ollama's library ships by default (ollama.com/library: each model's
 default tag is its q4_K_M build)."""
 
@@ -48,7 +48,7 @@ def read(text: str) -> Packaging:
         base = name
         if quant:
             base = name[: quant.start()].rstrip("-_:.")
-        return Packaging(base, "llama.cpp", precision or OLLAMA_DEFAULT, "ollama")
+        return Packaging(base, "ollama", precision or OLLAMA_DEFAULT, "ollama")
     if _GGUF.search(name) or precision:
         base = _GGUF.sub(" ", name)
         if quant:

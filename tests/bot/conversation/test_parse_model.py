@@ -32,3 +32,20 @@ from bot.conversation.parse_model import catalog_model
 )
 def test_variant_words(text, named):
     assert catalog_model(text) == named
+
+
+@pytest.mark.parametrize(
+    ("text", "tag"),
+    [
+        ("hoi! kan ik qwen2.5:14b draaien op mijn 3060 12gb", "qwen2.5:14b"),
+        ("qwen2.5:14b-instruct-q8_0 on a 4090", "qwen2.5:14b-instruct-q8_0"),
+        ("gemma3:27b op 2x 3060", "gemma3:27b"),
+        # A time or a ratio is no tag.
+        ("llama 8b at 12:30 on a 3060", None),
+        ("ratio 16:9 llama 8b", None),
+    ],
+)
+def test_an_ollama_tag_is_kept_as_written(text, tag):
+    from bot.conversation.parse_model import ollama_tag
+
+    assert ollama_tag(text) == tag

@@ -115,15 +115,16 @@ def test_every_gpu_has_a_source_and_laptops_differ_from_desktops():
 @pytest.mark.parametrize(
     ("text", "name", "engine", "precision"),
     [
-        ("llama3.1:8b", "Llama-3.1-8B", "llama.cpp", "q4_k_m"),  # Ollama's default build
-        ("qwen2.5:14b-instruct-q4_K_M", "Qwen2.5-14B", "llama.cpp", "q4_k_m"),
-        ("qwen2.5-coder:32b-instruct-q8_0", "Qwen2.5-Coder-32B", "llama.cpp", "q8_0"),
+        # An Ollama tag runs on Ollama, its default build Q4_K_M unless the tag names another.
+        ("llama3.1:8b", "Llama-3.1-8B", "ollama", "q4_k_m"),
+        ("qwen2.5:14b-instruct-q4_K_M", "Qwen2.5-14B", "ollama", "q4_k_m"),
+        ("qwen2.5-coder:32b-instruct-q8_0", "Qwen2.5-Coder-32B", "ollama", "q8_0"),
         ("bartowski/Qwen2.5-Coder-32B-Instruct-GGUF", "Qwen2.5-Coder-32B", "llama.cpp", "q4_k_m"),
         ("Qwen2.5-7B-Instruct-Q5_K_M.gguf", "Qwen2.5-7B", "llama.cpp", "q5_k_m"),
         ("Qwen/Qwen2.5-7B-Instruct", "Qwen2.5-7B", None, None),
     ],
 )
-def test_ollama_tags_and_gguf_names_mean_llamacpp_and_their_quantization(
+def test_ollama_tags_mean_ollama_and_gguf_names_llamacpp_with_their_quantization(
     text, name, engine, precision
 ):
     choice = lookup.require(text)
