@@ -109,10 +109,11 @@ class Mlx(EngineBase):
 
     def command(self, launch: Launch) -> str:
         """mlx_lm.server on mlx-community's conversion at the estimated bits, else on one
-        `mlx_lm.convert` makes; its KV cache held to the estimated context per sequence
-        (`--max-kv-size`, a rotating cache past it) and the sequences decoded together; a
-        context past the config's on the card's RoPE scaling, written into a local copy."""
-        serve = [f"--max-kv-size {launch.context}"]
+        `mlx_lm.convert` makes, with the sequences decoded together; a context past the
+        config's on the card's RoPE scaling, written into a local copy. The server takes no KV
+        cache limit (mlx_lm/server.py's flags: --decode-concurrency, --prompt-cache-bytes, no
+        --max-kv-size, which only mlx_lm.generate has): the requests' lengths bound it."""
+        serve: list[str] = []
         if launch.sequences > 1:
             serve.append(f"--decode-concurrency {launch.sequences}")
         fmt = launch.precision
@@ -136,7 +137,7 @@ class Mlx(EngineBase):
         if launch.rope is not None:
             convert += _rope_config(launch, path, local=bool(convert))
             path = path.split("/")[-1]
-        return f"{convert}mlx_lm.server --model {path} {' '.join(serve)}"
+        return " ".join([f"{convert}mlx_lm.server --model {path}", *serve])
 
 
 def _rope_config(launch: Launch, path: str, *, local: bool) -> str:

@@ -73,7 +73,7 @@ def test_mlx_command_loads_mlx_communitys_conversion_with_the_estimated_context(
     assert est.inputs.precision == "mlx_q4"
     # mlx-community's model card: "converted to MLX format from Qwen/Qwen2.5-7B-Instruct".
     assert engines.command(est) == (
-        "mlx_lm.server --model mlx-community/Qwen2.5-7B-Instruct-4bit --max-kv-size 6000"
+        "mlx_lm.server --model mlx-community/Qwen2.5-7B-Instruct-4bit"
     )
 
 
@@ -84,7 +84,7 @@ def test_mlx_command_converts_what_mlx_community_does_not_publish(arch):
         "mlx_lm.convert --hf-path mistralai/Mistral-7B-v0.3 -q --q-bits 6 --q-group-size 64 "
         "--mlx-path Mistral-7B-v0.3-6bit && "
     )
-    assert command.endswith("mlx_lm.server --model Mistral-7B-v0.3-6bit --max-kv-size 4096")
+    assert command.endswith("mlx_lm.server --model Mistral-7B-v0.3-6bit")
     bf16 = estimate(
         Workload(
             model=arch("Qwen2.5-7B"),
@@ -96,7 +96,7 @@ def test_mlx_command_converts_what_mlx_community_does_not_publish(arch):
         machine(**M4_MAX),
     )
     assert engines.command(bf16) == (
-        "mlx_lm.server --model Qwen/Qwen2.5-7B --max-kv-size 4096 --decode-concurrency 4"
+        "mlx_lm.server --model Qwen/Qwen2.5-7B --decode-concurrency 4"
     )
 
 
