@@ -49,6 +49,7 @@ def _inputs(r: Resolved, machine: Machine | None, parallelism: str | None) -> In
         gpu_count=machine.count if machine and machine.kind == "gpu" else (1 if machine else 0),
         device_memory_bytes=machine.device_bytes if machine else None,
         gpu_memory_utilization=r.utilization,
+        vision=bool(arch.vision_params),
         objective=w.objective if training else None,
         group_size=(w.group_size or 0) if training else 0,
         generation_length=(w.generation_length or 0) if training else 0,

@@ -133,6 +133,7 @@ class Inputs:
     rollout_memory_utilization: float | None = None
     parallelism: str | None = None  # training: single, ddp, zero1-3, fsdp, hsdp, fsdp_grad_op
     liger: bool = False  # training: Liger's fused kernels and loss applied
+    vision: bool = False  # a vision-language model: its tower and projector are in the weights
     # The RoPE scaling the context needs beyond the config's (estimator/models/rope.py).
     rope_scaling: RopeScaling | None = None
 

@@ -108,6 +108,7 @@ def launch(est: Estimate) -> Launch:
         expert_parallel=any(n.key == vllm.EXPERT_PARALLEL for n in est.steps),
         cpu=i.machine_kind == "cpu",
         rope=i.rope_scaling,
+        vision=i.vision,
     )
 
 

@@ -53,6 +53,7 @@ class Launch:
     cpu: bool = False  # no GPU at all: nothing to offload layers to
     # The RoPE scaling the context needs (estimator/models/rope.py), None: the config's.
     rope: RopeScaling | None = None
+    vision: bool = False  # a vision-language model whose tower and projector are counted
 
 
 class Engine(Protocol):
@@ -241,8 +242,12 @@ class EngineBase:
     rocm_targets: frozenset[str] | None = None
     # The config model_types it has an implementation of (None: every architecture here).
     model_types: frozenset[str] | None = None
+    # Whether it reads images for a vision-language model (its vision tower and projector).
+    sees_images = True
 
     def runs_model(self, arch: Architecture) -> bool:
+        if arch.vision_params and not self.sees_images:
+            return False
         return self.model_types is None or arch.model_type in self.model_types
 
     def runs_on(self, machine: Machine | None) -> bool:

@@ -199,6 +199,10 @@ class LlamaCpp(EngineBase):
             parts.append(f"--tensor-split {','.join(str(n) for n in launch.tensor_split)}")
         if launch.cpu_moe_layers:
             parts.append(f"--n-cpu-moe {launch.cpu_moe_layers}")
+        if launch.vision:
+            # The vision tower and projector are a file of their own (llama.cpp
+            # docs/multimodal.md: llama-server -m model.gguf --mmproj mmproj.gguf).
+            parts.append(f"--mmproj mmproj-{launch.model}-F16.gguf")
         if launch.sequences > 1:
             parts.append(f"--parallel {launch.sequences}")
         if launch.kv_precision in QUANTIZED_KV:

@@ -66,6 +66,9 @@ class Mlx(EngineBase):
     ladder = ("bf16", "mlx_q8", "mlx_q6", "mlx_q5", "mlx_q4", "mlx_q3")
     tried = frozenset({"apple"})
     scales_rope = True
+    # mlx-lm loads the language model only; a vision-language model's images need mlx-vlm, a
+    # package of its own (github.com/Blaizzy/mlx-vlm), which the estimate does not model.
+    sees_images = False
     decode: Mapping[str, tuple[Factor, Factor]] = DECODE
     prefill: Mapping[str, Factor] = PREFILL
 

@@ -72,9 +72,7 @@ def test_mlx_command_loads_mlx_communitys_conversion_with_the_estimated_context(
     est = estimate(w, machine(**M4_MAX))
     assert est.inputs.precision == "mlx_q4"
     # mlx-community's model card: "converted to MLX format from Qwen/Qwen2.5-7B-Instruct".
-    assert engines.command(est) == (
-        "mlx_lm.server --model mlx-community/Qwen2.5-7B-Instruct-4bit"
-    )
+    assert engines.command(est) == ("mlx_lm.server --model mlx-community/Qwen2.5-7B-Instruct-4bit")
 
 
 def test_mlx_command_converts_what_mlx_community_does_not_publish(arch):
@@ -95,9 +93,7 @@ def test_mlx_command_converts_what_mlx_community_does_not_publish(arch):
         ),
         machine(**M4_MAX),
     )
-    assert engines.command(bf16) == (
-        "mlx_lm.server --model Qwen/Qwen2.5-7B --decode-concurrency 4"
-    )
+    assert engines.command(bf16) == ("mlx_lm.server --model Qwen/Qwen2.5-7B --decode-concurrency 4")
 
 
 @pytest.mark.parametrize(
@@ -125,3 +121,9 @@ def test_off_apple_the_default_engine_is_unchanged(arch):
         "vllm",
         "llama.cpp",
     )
+
+
+def test_mlx_lm_does_not_run_a_vision_language_model(arch):
+    # mlx-lm loads the language model only; images need mlx-vlm.
+    assert not engines.get("mlx").runs_model(arch("Qwen2.5-VL-7B"))
+    assert engines.get("mlx").runs_model(arch("Qwen2.5-7B"))
