@@ -113,6 +113,29 @@ def _option(
     return CloudOption(instance, est.verdict, price, job, per_million)
 
 
+# Instances listed for a machine someone rents: the cheapest few with its GPUs.
+RENTED_SHOWN = 3
+
+
+def rented_as(
+    workload: Workload, machine: Machine, training_tokens: int | TrainingData | None = None
+) -> tuple[CloudOption, ...]:
+    """The catalog instances with `machine`'s GPU and GPU count, cheapest first, with the job's
+    cost or a million tokens' on each: what "on a rented H100" costs."""
+    if machine.gpu is None:
+        return ()
+    alike = sorted(
+        (
+            i
+            for i in cloud_instances()
+            if i.gpu_count == machine.count and instance_gpu(i).name == machine.gpu.name
+        ),
+        key=lambda i: i.usd_per_hour,
+    )
+    found = (_option(workload, i, training_tokens) for i in alike)
+    return tuple(o for o in found if o is not None)[:RENTED_SHOWN]
+
+
 def rented_alike(
     workload: Workload,
     machine: Machine,

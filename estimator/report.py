@@ -13,6 +13,7 @@ from .cost import (
     electricity,
     purchase,
     rented_alike,
+    rented_as,
 )
 from .estimate import estimate
 from .hardware.types import Machine
@@ -34,6 +35,8 @@ class Report:
     electricity: Electricity | None
     purchase: Purchase | None
     kwh_price: float
+    # The machine itself rented: the instances with its GPUs (empty without GPUs, or none listed).
+    rented: tuple[CloudOption, ...] = ()
 
 
 def report(
@@ -59,4 +62,5 @@ def report(
         rented = rented_alike(workload, machine, options[0] if options else None, training_tokens)
         price, instance = (rented.usd_per_hour, rented.instance) if rented else (None, None)
         buying = purchase(machine, price, instance)
-    return Report(est, speed, training, options, power, buying, kwh_price)
+    as_rented = rented_as(workload, machine, training_tokens) if machine else ()
+    return Report(est, speed, training, options, power, buying, kwh_price, as_rented)

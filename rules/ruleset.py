@@ -366,7 +366,9 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "cloud_or_buy",
         50,
-        lambda: _llm() & _fitting() & (m.break_even_hours > 0) & (m.owns == 0),
+        # Not for someone renting the machine already: "on a rented H100" asks what renting it
+        # costs, which the answer's cost lines say.
+        lambda: _llm() & _fitting() & (m.break_even_hours > 0) & (m.owns == 0) & (m.rented == 0),
         group="cost",
     ),
     # The power bill and the wall circuit are the owner's of a machine, not a renter's.
@@ -379,7 +381,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "maintenance",
         52,
-        lambda: _llm() & _fitting() & (m.purchase_usd > 0) & (m.owns == 0),
+        lambda: _llm() & _fitting() & (m.purchase_usd > 0) & (m.owns == 0) & (m.rented == 0),
         group="cost",
     ),
     Rule(

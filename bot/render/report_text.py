@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from estimator.cost import CloudOption
 from estimator.report import Report
 from estimator.speed import Range
 
@@ -68,12 +71,14 @@ def speed(rep: Report, lang: str) -> list[str]:
     return out
 
 
-def cost(rep: Report, lang: str) -> list[str]:
-    """Cloud, electricity and purchase lines."""
+def rented(rep: Report, lang: str) -> list[str]:
+    """The cloud lines of the instances with the machine's own GPUs, cheapest first."""
+    return _cloud_lines(rep.rented, lang)
+
+
+def _cloud_lines(options: Sequence[CloudOption], lang: str) -> list[str]:
     out = []
-    if not rep.cloud:
-        out.append(t("table.cloud_none", lang))
-    for o in rep.cloud:
+    for o in options:
         price = numbers.usd(o.usd_per_hour, lang)
         common = {
             "provider": o.instance.provider,
@@ -94,6 +99,13 @@ def cost(rep: Report, lang: str) -> list[str]:
         elif o.usd_per_million_tokens is not None:
             r = o.usd_per_million_tokens
             out.append(t("table.cloud_tokens", lang, **_ends(r, "low", "high", lang), **common))
+    return out
+
+
+def cost(rep: Report, lang: str) -> list[str]:
+    """Cloud, electricity and purchase lines."""
+    out = [] if rep.cloud else [t("table.cloud_none", lang)]
+    out += _cloud_lines(rep.cloud, lang)
     power = rep.electricity
     if power is not None:
         text = t(

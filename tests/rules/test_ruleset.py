@@ -219,6 +219,23 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             {"gpu_watts": 3600, "gpu_desktop": 1},
             {"gpu_watts": 3600, "gpu_desktop": 1, "rented": 1},
         ),
+        # Someone renting the machine is told what renting costs, not to buy or maintain it.
+        (
+            "cloud_or_buy",
+            {"task": "inference", "verdict": "fits", "break_even_hours": 900, "owns": 0},
+            {
+                "task": "inference",
+                "verdict": "fits",
+                "break_even_hours": 900,
+                "owns": 0,
+                "rented": 1,
+            },
+        ),
+        (
+            "maintenance",
+            {"task": "inference", "verdict": "fits", "purchase_usd": 1599, "owns": 0},
+            {"task": "inference", "verdict": "fits", "purchase_usd": 1599, "owns": 0, "rented": 1},
+        ),
         # A rented GPU's (a cloud instance's, Colab's) power is on the provider's bill.
         ("electricity", {"power_usd_per_hour": 0.384}, {"power_usd_per_hour": 0.384, "rented": 1}),
         # A smaller model of the line for an owner; one choosing hardware rents or buys instead.

@@ -1,0 +1,23 @@
+"""What renting and buying cost."""
+
+
+def test_a_rented_machine_costs_its_own_instances_for_the_job():
+    from estimator.cost import rented_as
+    from estimator.hardware.catalog import machine
+    from estimator.models import lookup
+    from estimator.resolve import resolve
+    from estimator.training_time import training_time
+    from estimator.workload import Workload
+
+    w = Workload(
+        model=lookup.require("Mistral-7B-v0.3").architecture, task="training", method="lora"
+    )
+    hw = machine(gpu="H100 SXM5 80GB")
+    found = rented_as(w, hw, 200_000_000)
+    assert found and all(o.instance.gpu == "H100 SXM5 80GB" for o in found)
+    assert [o.usd_per_hour for o in found] == sorted(o.usd_per_hour for o in found)
+    # The job's cost is the training time on that machine times the instance's price.
+    hours = training_time(resolve(w, hw), hw, 200_000_000).hours
+    first = found[0]
+    assert first.job_usd.low == hours.low * first.usd_per_hour
+    assert rented_as(w, machine(gpu="H100 SXM5 80GB", gpus=3), 200_000_000) == ()
