@@ -109,7 +109,13 @@ def _guidance_fields(w: Workload, m: Machine | None, est: Estimate) -> dict[str,
             engine="llama.cpp",
             context=min(est.inputs.context, 4096),
         )
-        speed = inference_speed(resolve(gguf, cpu), cpu, estimate(gguf, cpu))
+        # The asker's own CPU when it is one whose memory bandwidth is known (a 12-channel
+        # EPYC decodes several times faster than the desktop the guidance assumes).
+        speed = None
+        if m is not None and m.kind == "cpu":
+            speed = inference_speed(resolve(gguf, m), m, estimate(gguf, m))
+        if speed is None:
+            speed = inference_speed(resolve(gguf, cpu), cpu, estimate(gguf, cpu))
         # The guidance CPU is a catalog platform, so its memory bandwidth is known.
         assert speed is not None
         out.update(
