@@ -123,7 +123,7 @@ def parser() -> argparse.ArgumentParser:
     )
     fit.add_argument(
         "question",
-        choices=("context", "concurrency", "precision", "model", "gpu", "gpus", "cloud"),
+        choices=("context", "concurrency", "batch", "precision", "model", "gpu", "gpus", "cloud"),
         help="context|concurrency|precision: the most that fits the hardware; model: the largest catalog "
         "model; gpu: the smallest GPU; gpus: how many of --gpu; cloud: the cheapest instance",
     )

@@ -23,7 +23,7 @@ from estimator.workload import Workload
 from .i18n import t
 from .render import notes, numbers
 
-NEED_HARDWARE = ("context", "concurrency", "precision", "model")
+NEED_HARDWARE = ("context", "concurrency", "batch", "precision", "model")
 # "How many GPUs" without a GPU named is counted in the GPU servers are built of.
 DEFAULT_SERVER_GPU = "H100 SXM5 80GB"
 
@@ -57,6 +57,8 @@ def search(
             return across.longest_context(workload, machine)
         case "concurrency":
             return across.most_sequences(workload, machine)
+        case "batch":
+            return inverse.max_batch(workload, machine)
         case "precision":
             return across.best_format(replace(workload, precision=None), machine)
         case "model":

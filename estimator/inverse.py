@@ -95,6 +95,11 @@ def max_concurrency(workload: Workload, machine: Machine) -> Answer[int]:
     return _largest(1, MAX_SEQUENCES, lambda n: _fits(replace(workload, concurrency=n), machine))
 
 
+def max_batch(workload: Workload, machine: Machine) -> Answer[int]:
+    """The most sequences per step (per GPU, for training) that still fit."""
+    return _largest(1, MAX_SEQUENCES, lambda n: _fits(replace(workload, batch=n), machine))
+
+
 def best_precision(workload: Workload, machine: Machine) -> Answer[str]:
     w = resolve(workload, machine).workload
     ladder = engines.get(w.engine or "").ladder if w.task == "inference" else TRAINING_LADDER

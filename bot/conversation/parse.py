@@ -284,6 +284,7 @@ def _inverse(low: str, found: Found) -> None:
         ),
         (rf"\b{longest}\s+(?:\w+\s+)?{lx.fragment('context_word')}", "max_context"),
         (rf"\b{how_many}\s+(?:\w+\s+)?{lx.fragment('users')}", "max_concurrency"),
+        (rf"\b{lx.fragment('batch_question')}\b", "max_batch"),
         (rf"\b{which}\s+{lx.fragment('quantization_word')}\b", "best_precision"),
         (rf"\b{smallest}\s+{lx.fragment('gpu_word')}", "smallest_gpu"),
         # Read before the hardware is blanked out: "how many H100s", "hoeveel 4090's".

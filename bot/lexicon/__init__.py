@@ -84,6 +84,7 @@ LANGUAGE_CONCEPTS = frozenset(
         "needed",
         "longest",
         "how_many",
+        "batch_question",
         "users",
         "which",
         "quantization_word",

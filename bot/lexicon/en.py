@@ -306,6 +306,10 @@ LEXICON = Lexicon(
             r"run\s+anything",
             r"(?:can|could)\s+(?:i|we)\s+run\s+(?:something|anything)",
         ),
+        "batch_question": (
+            r"(?:what|which|max(?:imum)?|largest|biggest)\s+(?:per[\s-]device\s+)?batch(?:[\s-]?size)?",
+            r"how\s+(?:big|large)\s+(?:a\s+|can\s+(?:the|my)\s+)?batch",
+        ),
         "faster": (r"faster", r"fastest", r"quicker", r"quickest"),
         # "how many A100 80GB do I need": the GPU count, said after the GPU.
         "needed": (

@@ -253,6 +253,10 @@ LEXICON = Lexicon(
             r"welke?\s+(?:modell?en|model|llms?)\s+(?:kan|kunnen)\s+(?:ik|we|je)",
             r"(?:een|enig)\s+(?:\w+\s+)?(?:model|llm)\s+(?:\w+\s+)?draaien",
         ),
+        "batch_question": (
+            r"(?:welke|maximale|grootste)\s+batch(?:grootte|[\s-]?size)?",
+            r"hoe\s+groot\s+(?:kan|mag)\s+(?:de|mijn)\s+batch",
+        ),
         "faster": (r"sneller", r"snelste", r"vlotter", r"vlotste"),
         "needed": (
             r"(?:heb|hebben|heeft)\s+(?:ik|we|je|jullie)\s+(?:\w+\s+)?nodig",

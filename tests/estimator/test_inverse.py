@@ -121,3 +121,25 @@ def test_cheapest_cloud_without_training_data_is_the_cheapest_per_hour(arch):
     w = Workload(model=arch("qwen2.5 32b"), task="training", method="qlora")
     answer = inverse.cheapest_cloud(w)
     assert answer.notes == () and answer.value == cloud_options(w, limit=1)[0].instance
+
+
+def test_the_largest_batch_fits_and_one_more_does_not():
+    from dataclasses import replace
+
+    from estimator.estimate import estimate
+    from estimator.hardware.catalog import machine
+    from estimator.inverse import max_batch
+    from estimator.models import lookup
+    from estimator.workload import Workload
+
+    hw = machine(gpu="RTX 4090")
+    w = Workload(
+        model=lookup.require("Qwen2.5-7B").architecture,
+        task="training",
+        method="lora",
+        context=2048,
+    )
+    found = max_batch(w, hw)
+    assert found.value is not None and found.value >= 1
+    assert estimate(replace(w, batch=found.value), hw).verdict in ("fits", "tight")
+    assert estimate(replace(w, batch=found.value + 1), hw).verdict not in ("fits", "tight")
