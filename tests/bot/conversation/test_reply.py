@@ -149,9 +149,7 @@ def test_a_mac_answer_starts_mlx_with_llama_cpp_beside_it():
     advice = reply.section("advice")
     start, other = advice.items[0], advice.items[1]
     assert start.text == "Start it with MLX (mlx-lm)"
-    assert (
-        start.detail == "mlx_lm.server --model mlx-community/Qwen3-30B-A3B-4bit"
-    )
+    assert start.detail == "mlx_lm.server --model mlx-community/Qwen3-30B-A3B-4bit"
     assert other.text.startswith("Or: GGUF ") and "on llama.cpp" in other.text
 
 
