@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .errors import EstimatorError
 from .estimate import estimate
@@ -124,14 +124,21 @@ def rented_as(
     cost or a million tokens' on each: what "on a rented H100" costs."""
     if machine.gpu is None:
         return ()
-    alike = sorted(
-        (
-            i
-            for i in cloud_instances()
-            if i.gpu_count == machine.count and instance_gpu(i).name == machine.gpu.name
-        ),
-        key=lambda i: i.usd_per_hour,
-    )
+    same = [i for i in cloud_instances() if instance_gpu(i).name == machine.gpu.name]
+    alike = [i for i in same if i.gpu_count == machine.count]
+    if not alike:
+        # Pods are rented per GPU (RunPod, Lambda on demand): N cards cost N single-GPU prices.
+        alike = [
+            replace(
+                i,
+                instance=f"{i.instance} × {machine.count}",
+                gpu_count=machine.count,
+                usd_per_hour=i.usd_per_hour * machine.count,
+            )
+            for i in same
+            if i.gpu_count == 1
+        ]
+    alike.sort(key=lambda i: i.usd_per_hour)
     found = (_option(workload, i, training_tokens) for i in alike)
     return tuple(o for o in found if o is not None)[:RENTED_SHOWN]
 

@@ -71,35 +71,48 @@ def speed(rep: Report, lang: str) -> list[str]:
     return out
 
 
+# Hours in an average month: 8,760 a year over 12.
+HOURS_A_MONTH = 730
+
+
 def rented(rep: Report, lang: str) -> list[str]:
-    """The cloud lines of the instances with the machine's own GPUs, cheapest first."""
-    return _cloud_lines(rep.rented, lang)
+    """The cloud lines of the instances with the machine's own GPUs, cheapest first; a server
+    (no training job) also says what a month around the clock costs."""
+    out = []
+    for o in rep.rented:
+        line = _cloud_line(o, lang)
+        if line is not None and rep.training is None:
+            month = numbers.integer(o.usd_per_hour * HOURS_A_MONTH, lang)
+            line += t("table.cloud_month", lang, month=month)
+        if line is not None:
+            out.append(line)
+    return out
 
 
 def _cloud_lines(options: Sequence[CloudOption], lang: str) -> list[str]:
-    out = []
-    for o in options:
-        price = numbers.usd(o.usd_per_hour, lang)
-        common = {
-            "provider": o.instance.provider,
-            "instance": o.instance.instance,
-            "price": price,
-            "verdict": t(f"verdict.{o.verdict}", lang),
-        }
-        if o.job_usd is not None:
-            out.append(
-                t(
-                    "table.cloud_job",
-                    lang,
-                    low=numbers.usd(o.job_usd.low, lang),
-                    high=numbers.usd(o.job_usd.high, lang),
-                    **common,
-                )
-            )
-        elif o.usd_per_million_tokens is not None:
-            r = o.usd_per_million_tokens
-            out.append(t("table.cloud_tokens", lang, **_ends(r, "low", "high", lang), **common))
-    return out
+    return [line for o in options if (line := _cloud_line(o, lang)) is not None]
+
+
+def _cloud_line(o: CloudOption, lang: str) -> str | None:
+    price = numbers.usd(o.usd_per_hour, lang)
+    common = {
+        "provider": o.instance.provider,
+        "instance": o.instance.instance,
+        "price": price,
+        "verdict": t(f"verdict.{o.verdict}", lang),
+    }
+    if o.job_usd is not None:
+        return t(
+            "table.cloud_job",
+            lang,
+            low=numbers.usd(o.job_usd.low, lang),
+            high=numbers.usd(o.job_usd.high, lang),
+            **common,
+        )
+    if o.usd_per_million_tokens is not None:
+        r = o.usd_per_million_tokens
+        return t("table.cloud_tokens", lang, **_ends(r, "low", "high", lang), **common)
+    return None
 
 
 def cost(rep: Report, lang: str) -> list[str]:
