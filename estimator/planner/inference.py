@@ -166,6 +166,12 @@ def _engine_options(engine: engines.Engine, w: Workload, m: Machine) -> Iterator
         yield best
     best_rung = best.workload.precision if best is not None else None
     top = rungs.index(best_rung) if best_rung is not None else len(rungs)
+    if best is not None and best.estimate.verdict == "tight" and (w.concurrency or 1) == 1:
+        # The best format with room to spare beside a tight one: one user's context grows into
+        # it (rank.py weighs it against the tight one's extra bits).
+        roomy = _first_fit(w, used, rungs[top + 1 :], room, kv_asked, verdicts=("fits",))
+        if roomy is not None:
+            yield roomy
     kv8 = engine.kv8
     if kv_asked is None and kv8 and top > 0:
         # An 8-bit KV cache may let a better format fit.

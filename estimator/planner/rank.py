@@ -11,6 +11,9 @@ from __future__ import annotations
 from ..vocabulary import FITTING
 from .types import ANY, CLOUD, MORE_GPUS, YOURS, Plan
 
+# Bits per weight from which a format is close to lossless (Q8_0, FP8: quality.py's sources).
+NEAR_LOSSLESS_BITS = 8.0
+
 
 def _one_user(plan: Plan) -> bool:
     w = plan.workload
@@ -46,12 +49,16 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         added,
         rent,
         1 if plan.slow_offload else 0,
-        -plan.quality_bits,
+        # Up to 8 bits quality decides first: above it (16-bit against 8-bit, close to
+        # lossless, estimator/planner/quality.py) room to spare for one user weighs more than
+        # the last bits (Llama 3.1 8B on a 16 GB card: Q8_0 before F16 at 14.7 of 15.1 GiB).
+        -min(plan.quality_bits, NEAR_LOSSLESS_BITS),
         # Running one user at the same quality, room to spare before a tight fit (Q8_0 at 8.2 of
         # 11.1 GiB on a 3060 before FP8 at 9.5 of vLLM's 10.0); a server for many users fills
         # its memory by design, and a training plan keeps the method asked (a full fine-tune
         # with 8-bit AdamW at 94% before switching to LoRA).
         1 if plan.verdict == "tight" and _one_user(plan) else 0,
+        -plan.quality_bits,
         # Partly in RAM, speed is what differs between engines (llama.cpp computes the experts
         # it keeps in RAM there; a copy per token of the weights is what the rest do).
         -speed if plan.verdict == "offload" else 0.0,

@@ -96,6 +96,12 @@ def test_running_for_one_user_room_to_spare_beats_a_tight_fit_at_the_same_qualit
     tight = _plan(arch, verdict="tight", quality_bits=8, estimate_bits=8.9, decode=Range(27, 36))
     roomy = _plan(arch, verdict="fits", quality_bits=8, estimate_bits=8.5, decode=Range(25, 33))
     assert _order([tight, roomy]) == [roomy, tight]
-    # Better quality still comes first, tight or not.
+    # From 8 bits up (close to lossless) room comes before the last bits: 8-bit with room before
+    # a tight 16-bit; below 8 bits better quality still comes first, tight or not.
     sixteen = _plan(arch, verdict="tight", quality_bits=16, estimate_bits=16)
-    assert _order([roomy, sixteen]) == [sixteen, roomy]
+    assert _order([sixteen, roomy]) == [roomy, sixteen]
+    four = _plan(arch, verdict="fits", quality_bits=4, estimate_bits=4.8)
+    assert _order([four, tight]) == [tight, four]
+    # With room to spare on both, the better one leads.
+    roomy_sixteen = _plan(arch, verdict="fits", quality_bits=16, estimate_bits=16)
+    assert _order([roomy, roomy_sixteen]) == [roomy_sixteen, roomy]
