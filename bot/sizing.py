@@ -44,8 +44,8 @@ def size(
     situation: Situation | None = None,
 ) -> Sizing:
     price = DEFAULT_KWH_PRICE_USD if kwh_price is None else kwh_price
-    rep = report(workload, machine, training_tokens=tokens, kwh_price=price)
     who = situation or Situation()
+    rep = report(workload, machine, training_tokens=tokens, kwh_price=price, rented=who.rented)
     found = plans(workload, machine, gpu_count_asked=who.asked_gpu_count, cloud=who.cloud_allowed)
     advice = advise(workload, machine, situation, rep, found)
     all_notes = (

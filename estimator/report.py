@@ -45,7 +45,10 @@ def report(
     *,
     training_tokens: int | TrainingData | None = None,
     kwh_price: float = DEFAULT_KWH_PRICE_USD,
+    rented: bool = False,
 ) -> Report:
+    """The estimate with its speed, time and costs; `rented`: the machine itself is rented, and
+    the instances with its GPUs are priced too."""
     est = estimate(workload, machine)
     r = resolve(workload, machine)
     speed = training = None
@@ -59,8 +62,8 @@ def report(
     power = electricity(machine, kwh_price, hours) if machine else None
     buying = None
     if machine:
-        rented = rented_alike(workload, machine, options[0] if options else None, training_tokens)
-        price, instance = (rented.usd_per_hour, rented.instance) if rented else (None, None)
+        alike = rented_alike(workload, machine, options[0] if options else None, training_tokens)
+        price, instance = (alike.usd_per_hour, alike.instance) if alike else (None, None)
         buying = purchase(machine, price, instance)
-    as_rented = rented_as(workload, machine, training_tokens) if machine else ()
+    as_rented = rented_as(workload, machine, training_tokens) if machine and rented else ()
     return Report(est, speed, training, options, power, buying, kwh_price, as_rented)

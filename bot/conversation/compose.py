@@ -207,7 +207,7 @@ def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Repl
         sections += answer_sections.lines(
             "speed", t("table.speed", lang), report_text.speed(ans.report, lang)
         )
-        if outcome.draft.cloud:
+        if ans.report.rented:
             # "on a rented H100": what renting that machine costs, for the job when it is known.
             sections += answer_sections.lines(
                 "cost", t("table.cost", lang), report_text.rented(ans.report, lang)

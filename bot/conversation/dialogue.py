@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from estimator.errors import EstimatorError
-from estimator.models import catalog, lookup
+from estimator.models import catalog, lookup, sizes
 
 from .. import lexicon as lx
 from .. import searches
@@ -110,14 +110,10 @@ def _is_new_question(state: State, msg: Draft) -> bool:
     return bool((msg.model and msg.task) or msg.ml_kind or (msg.inverse and msg.task))
 
 
-# A model said as a size alone ("120B", "7B"), as parse_model.bare_size writes it.
-_BARE_SIZE = re.compile(r"^\d+(?:\.\d+)?[BMT]$")
-
-
 def _sibling(previous: Draft, msg: Draft) -> Draft:
     """ "and the 120b one?" after gpt-oss-20b: a size alone names the previous model's family
     member of that size, when the family has one."""
-    if not (msg.model and previous.model and _BARE_SIZE.match(msg.model)):
+    if not (msg.model and previous.model and sizes.is_size(msg.model)):
         return msg
     found = catalog.sibling(previous.model, msg.model)
     return msg if found is None else msg.model_copy(update={"model": found.name})

@@ -206,16 +206,10 @@ def electricity(low: str, found: Found) -> str:
 # Budgets from a used card to a workstation; below and above are typos or not a budget.
 MIN_BUDGET = 50
 MAX_BUDGET = 10_000_000
-# "1.200" and "1,200" are twelve hundred in either language; "1.5k" is fifteen hundred.
-_AMOUNT = r"(\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d{1,2})?)\s*(k)?"
+# An amount with cents or a k: "1.5k" is fifteen hundred. Digit groups ("1.200", "1,200") arrive
+# ungrouped already (parse_numbers.plain).
+_AMOUNT = r"(\d+(?:[.,]\d{1,2})?)\s*(k)?"
 _NOT_A_UNIT = r"(?!\s*(?:gb|gib|tb|mb|tokens?|users?|w|watts?|%)(?![\w]))"
-
-
-def _amount(m: re.Match[str], group: int) -> float | None:
-    digits = m.group(group)
-    if re.fullmatch(r"\d{1,3}(?:[.,]\d{3})+", digits):
-        digits = re.sub(r"[.,]", "", digits)
-    return number(digits, m.group(group + 1))
 
 
 def _currency(said: str) -> str:
@@ -238,11 +232,11 @@ def budget(low: str, found: Found) -> str:
         low,
     )
     if first is not None:
-        m, value, currency = first, _amount(first, 2), _currency(first.group(1))
+        m, value, currency = first, _value(first, 2, binary=False), _currency(first.group(1))
     elif after is not None:
-        m, value, currency = after, _amount(after, 1), _currency(after.group(3))
+        m, value, currency = after, _value(after, 1, binary=False), _currency(after.group(3))
     elif worded is not None:
-        m, value, currency = worded, _amount(worded, 1), None
+        m, value, currency = worded, _value(worded, 1, binary=False), None
     else:
         return low
     if found.bounded("budget", value, m.group(), MIN_BUDGET, MAX_BUDGET) and currency:

@@ -36,6 +36,11 @@ _CLOSE_ENOUGH = 0.03
 MAX_SIZE = 10e12
 
 
+def is_size(text: str) -> bool:
+    """Whether `text` is a bare size ("7B", "120b", "0.5B")."""
+    return _SIZE.match(text) is not None
+
+
 def parse_size(text: str) -> float | None:
     """Parameters named by a bare size, or None when `text` is not one."""
     m = _SIZE.match(text)
