@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from estimator.cost import DEFAULT_KWH_PRICE_USD
+from estimator.cost import DEFAULT_KWH_PRICE_USD, rented_as
 from estimator.curve import context_curve
 from estimator.hardware.types import Machine
-from estimator.planner import Plan, plans
+from estimator.planner import YOURS, Plan, plans
 from estimator.planner.serving import Capacity, capacity
 from estimator.report import Report, report
 from estimator.resolve import resolve
@@ -47,6 +47,12 @@ def size(
     who = situation or Situation()
     rep = report(workload, machine, training_tokens=tokens, kwh_price=price, rented=who.rented)
     found = plans(workload, machine, gpu_count_asked=who.asked_gpu_count, cloud=who.cloud_allowed)
+    if who.rented and machine is not None and not rep.rented:
+        # The question as asked does not run on the rented machine: its instances priced for
+        # the plan that does run there (BF16 with an FP8 KV cache for 50 users on an L40S).
+        runs = next((p for p in found if p.hardware == YOURS and p.runs), None)
+        if runs is not None:
+            rep = replace(rep, rented=rented_as(runs.workload, machine, tokens))
     advice = advise(workload, machine, situation, rep, found)
     all_notes = (
         list(notes)

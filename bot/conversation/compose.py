@@ -207,11 +207,12 @@ def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Repl
         sections += answer_sections.lines(
             "speed", t("table.speed", lang), report_text.speed(ans.report, lang)
         )
-        if ans.report.rented:
-            # "on a rented H100": what renting that machine costs, for the job when it is known.
-            sections += answer_sections.lines(
-                "cost", t("table.cost", lang), report_text.rented(ans.report, lang)
-            )
+    if ans.report.rented:
+        # "on a rented H100": what renting that machine costs (for the plan that runs there when
+        # the question as asked does not), for the job when it is known.
+        sections += answer_sections.lines(
+            "cost", t("table.cost", lang), report_text.rented(ans.report, lang)
+        )
     sections += answer_sections.assumed(est, lang)
     if plan:
         # Beside a plan that runs, a follow-up that does not ("in int4" on transformers while

@@ -76,3 +76,18 @@ def test_the_cheapest_instance_for_a_training_job_says_its_hours_and_total():
     assert text.startswith("Cheapest cloud instance for the whole job: Lambda 1x GH200")
     assert "The job takes 6.8–10.8 hours there: 10.1–16.1 USD in all" in text
     assert "The cheapest per hour, Lambda 1x RTX A6000 (gpu_1x_a6000) at 0.80 USD/h" in text
+
+
+def test_a_rented_machine_is_priced_for_the_plan_that_runs_there():
+    # Llama 3.1 8B for 50 users on an L40S does not fit as asked (BF16 KV cache), the plan with
+    # an FP8 KV cache does: the L40S instances are priced for that plan, with a month's cost.
+    d = Draft(model="Llama-3.1-8B", task="inference", gpu="L40S", concurrency=50, cloud=True)
+    outcome = answer(d)
+    assert outcome.workload.estimate.verdict == "does_not_fit"
+    reply = answered(outcome, [], "en")
+    cost = next(s for s in reply.sections if s.kind == "cost")
+    assert all("L40S" in i.text or "g6e" in i.text for i in cost.items)
+    assert all("a month around the clock" in i.text for i in cost.items)
+    # Not rented: no such lines.
+    owned = answered(answer(d.model_copy(update={"cloud": None})), [], "en")
+    assert "cost" not in [s.kind for s in owned.sections]
