@@ -184,3 +184,10 @@ async def test_past_what_the_card_documents_is_refused_with_the_maximum(storage,
     (reply,) = await say(storage, question)
     assert reply.status == "error"
     assert all(word in reply.text for word in words), reply.text
+
+
+async def test_a_budget_out_of_range_is_refused_with_its_range_in_each_language(storage):
+    (en,) = await say(storage, "a gpu for $5")
+    assert en.status == "error" and "between 50 and 10,000,000" in en.text
+    (nl,) = await say(storage, "een gpu voor 20 euro", user="bob")
+    assert nl.status == "error" and "tussen 50 en 10.000.000" in nl.text
