@@ -14,17 +14,18 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from sqlalchemy import event
-from sqlalchemy.engine import URL
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import URL, Engine
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
+from sqlalchemy.pool import NullPool, StaticPool
 
 from .errors import StorageError
 from .settings import sqlite_path
 
 SqliteBegin = Literal["DEFERRED", "IMMEDIATE", "EXCLUSIVE"]
+E = TypeVar("E", Engine, AsyncEngine)
 BEGIN_OPTION = "llm_sizer_sqlite_begin"
 
 # Seconds a connection waits for a lock another one holds; 50 concurrent writers of a few
@@ -55,7 +56,7 @@ def make_engine(url: URL, *, pooled: bool = True) -> AsyncEngine:
             pool_reset_on_return=None,
             **kwargs,
         )
-        _sqlite_events(engine)
+        _sqlite_events(engine.sync_engine)
         return engine
     if pooled:
         kwargs["pool_size"] = POSTGRES_POOL_SIZE
@@ -70,7 +71,34 @@ def make_engine(url: URL, *, pooled: bool = True) -> AsyncEngine:
     )
 
 
-def sqlite_begin(engine: AsyncEngine, mode: SqliteBegin) -> AsyncEngine:
+def sync_sqlite_engine(url: URL, *, waits: bool = True) -> Engine:
+    """A synchronous engine (the sqlite3 driver) on the SQLite file of `url`, with the same
+    pragmas and BEGIN modes as `make_engine`'s (storage.sqlite_direct).
+
+    `waits`: its connections wait up to the busy timeout for another connection's lock, and
+    may be used from any one thread at a time. Otherwise it is one connection for the event
+    loop's own thread, which must never wait: it gives up on a lock at once (busy timeout 0),
+    and never checkpoints the write-ahead log as a commit ends (the checkpoint writes the
+    database file and syncs it to disk; a thread does it instead)."""
+    connect_args: dict[str, Any] = {"timeout": SQLITE_BUSY_TIMEOUT_S if waits else 0}
+    kwargs: dict[str, Any] = {}
+    if waits:
+        connect_args["check_same_thread"] = False
+    else:
+        kwargs["poolclass"] = StaticPool
+    engine = create_engine(
+        url.set(drivername="sqlite+pysqlite"),
+        connect_args=connect_args,
+        pool_reset_on_return=None,
+        **kwargs,
+    )
+    _sqlite_events(engine)
+    if not waits:
+        _no_checkpoints(engine)
+    return engine
+
+
+def sqlite_begin(engine: E, mode: SqliteBegin) -> E:
     """The same engine (same pool) whose transactions start with BEGIN `mode` on SQLite."""
     return engine.execution_options(**{BEGIN_OPTION: mode})
 
@@ -90,8 +118,8 @@ def _make_parent(path: Path, url: URL) -> None:
         ) from None
 
 
-def _sqlite_events(engine: AsyncEngine) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
+def _sqlite_events(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -103,7 +131,13 @@ def _sqlite_events(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
-    @event.listens_for(engine.sync_engine, "begin")
+    @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
         mode = connection.get_execution_options().get(BEGIN_OPTION, "DEFERRED")
         connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+def _no_checkpoints(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.execute("PRAGMA wal_autocheckpoint = 0")

@@ -6,7 +6,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection
 
 from .. import checks
 from ..database import Database
@@ -24,15 +24,15 @@ _PUT_STATE = insert_on_conflict(
 )
 
 
-async def put_state(
-    connection: AsyncConnection, chat_id: int, user_id: int, state: dict[str, Any]
+def put_state(
+    connection: Connection, chat_id: int, user_id: int, state: dict[str, Any]
 ) -> ConversationState:
     """Stores `state`, replacing what was there, in one statement (an upsert) in the caller's
     transaction."""
     state = checks.document(state, "state")
     now = utcnow()
     values = {"chat_id": chat_id, "user_id": user_id, "state": state, "updated_at": now}
-    await connection.execute(_PUT_STATE, values)
+    connection.execute(_PUT_STATE, values)
     return ConversationState(chat_id=chat_id, user_id=user_id, state=state, updated_at=now)
 
 
@@ -53,8 +53,9 @@ class ConversationRepository:
 
     async def put(self, chat_id: int, user_id: int, state: dict[str, Any]) -> ConversationState:
         """Stores `state`, replacing what was there, in one statement (an upsert)."""
-        async with self._db.connection(write=True) as connection:
-            return await put_state(connection, chat_id, user_id, state)
+        return await self._db.run(
+            lambda connection: put_state(connection, chat_id, user_id, state), write=True
+        )
 
     async def clear(self, chat_id: int, user_id: int) -> bool:
         async with self._db.write() as session:

@@ -76,8 +76,10 @@ class ProfileRepository:
 
     async def default(self, user_id: int) -> Profile | None:
         """The profile answers use when a question names no hardware."""
-        async with self._db.connection(write=False) as connection:
-            row = (await connection.execute(_DEFAULT, {"user_id": user_id})).first()
+        row = await self._db.run(
+            lambda connection: connection.execute(_DEFAULT, {"user_id": user_id}).first(),
+            write=False,
+        )
         return None if row is None else convert.profile(row)
 
     async def of_user(self, user_id: int) -> list[Profile]:

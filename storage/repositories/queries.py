@@ -23,8 +23,9 @@ class QueryRepository:
 
     async def save(self, query: NewQuery) -> Query:
         values = {**query.model_dump(), "created_at": utcnow()}
-        async with self._db.connection(write=True) as connection:
-            row = (await connection.execute(_INSERT, values)).one()
+        row = await self._db.run(
+            lambda connection: connection.execute(_INSERT, values).one(), write=True
+        )
         return Query(**values, id=row.id)
 
     async def recent_for_user(self, user_id: int, limit: int = 20) -> list[Query]:

@@ -48,8 +48,7 @@ class SharedQuestionRepository:
             "inputs": checks.document(inputs, "inputs"),
             "created_at": utcnow(),
         }
-        async with self._db.connection(write=True) as connection:
-            await connection.execute(_SHARE, values)
+        await self._db.run(lambda connection: connection.execute(_SHARE, values), write=True)
         found = await self.find(key)
         if found is None:  # /forget ran between the two statements
             raise StorageError("user_not_found", user_id=user_id)

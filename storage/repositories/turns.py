@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, insert, select, true
-from sqlalchemy.engine import Row
+from sqlalchemy.engine import Connection, Row
 
 from .. import checks
 from ..database import Database
@@ -108,14 +108,17 @@ class TurnRepository:
         self, chat_id: int, user_id: int, state: dict[str, Any], query: NewQuery
     ) -> None:
         """Stores the conversation's new state and the question, in one transaction."""
-        async with self._db.connection(write=True) as connection:
-            stored = await put_state(connection, chat_id, user_id, state)
-            values = {**query.model_dump(), "created_at": stored.updated_at}
-            await connection.execute(_SAVE_QUERY, values)
+
+        def write(connection: Connection) -> None:
+            stored = put_state(connection, chat_id, user_id, state)
+            connection.execute(_SAVE_QUERY, {**query.model_dump(), "created_at": stored.updated_at})
+
+        await self._db.run(write, write=True)
 
     async def _read(self, params: dict[str, str]) -> Row[Any] | None:
-        async with self._db.connection(write=False) as connection:
-            return (await connection.execute(_LOAD, params)).first()
+        return await self._db.run(
+            lambda connection: connection.execute(_LOAD, params).first(), write=False
+        )
 
 
 def _columns(row: Row[Any], part: str) -> SimpleNamespace:

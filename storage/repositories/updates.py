@@ -9,8 +9,10 @@ it is new.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 
 from sqlalchemy import delete
+from sqlalchemy.engine import Connection
 
 from .. import checks
 from ..database import Database
@@ -27,6 +29,10 @@ _CLAIM = insert_on_conflict(
 )
 
 
+def _claim(values: dict[str, object], connection: Connection) -> bool:
+    return connection.execute(_CLAIM, values).first() is not None
+
+
 class UpdateRepository:
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -36,9 +42,7 @@ class UpdateRepository:
         source = checks.name(source, "source")
         checks.in_range("update_id", update_id, -(2**63), 2**63 - 1)
         values = {"source": source, "update_id": update_id, "processed_at": utcnow()}
-        async with self._db.connection(write=True) as connection:
-            found = await connection.execute(_CLAIM, values)
-            return found.first() is not None
+        return await self._db.run(partial(_claim, values), write=True)
 
     async def prune(self, older_than: timedelta) -> int:
         """Forgets ids processed more than `older_than` ago (Telegram stops redelivering after
