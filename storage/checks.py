@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from typing import Any
 
 from .errors import StorageError
@@ -25,12 +24,11 @@ JSON_MAX_BYTES = 64 * 1024
 
 _SPACES = re.compile(r"\s+")
 _LANGUAGE = re.compile(r"[a-z]{2,3}(-[a-z0-9]{1,4})?")
-# Line breaks and tabs are fine in a question; other control characters are not.
-_ALLOWED_IN_TEXT = frozenset("\n\r\t")
-
-
-def _has_control(text: str, allowed: frozenset[str] = frozenset()) -> bool:
-    return any(unicodedata.category(c) == "Cc" and c not in allowed for c in text)
+# Unicode's control characters (category Cc: U+0000-U+001F and U+007F-U+009F); a regular
+# expression finds one at C speed, where asking unicodedata per character cost 0.3 ms per
+# saved question. Line breaks and tabs are fine in a question.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL_IN_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def _bounded(field: str, text: str, limit: int) -> None:
@@ -41,7 +39,7 @@ def _bounded(field: str, text: str, limit: int) -> None:
 def name(value: str, field: str = "name") -> str:
     """A profile or hardware name: trimmed, single spaces, lower case, 1 to 64 characters."""
     _bounded(field, value, NAME_MAX * 4)
-    if _has_control(value):
+    if _CONTROL.search(value):
         raise StorageError("text_control_chars", field=field)
     cleaned = _SPACES.sub(" ", value).strip().lower()
     if not cleaned:
@@ -55,7 +53,7 @@ def label(value: str | None, field: str, limit: int = LABEL_MAX) -> str | None:
     if value is None:
         return None
     _bounded(field, value, limit * 4)
-    if _has_control(value):
+    if _CONTROL.search(value):
         raise StorageError("text_control_chars", field=field)
     cleaned = _SPACES.sub(" ", value).strip()
     _bounded(field, cleaned, limit)
@@ -65,7 +63,7 @@ def label(value: str | None, field: str, limit: int = LABEL_MAX) -> str | None:
 def free_text(value: str, field: str, limit: int) -> str:
     """Text stored exactly as typed (line breaks and tabs allowed), at most `limit` characters."""
     _bounded(field, value, limit)
-    if _has_control(value, _ALLOWED_IN_TEXT):
+    if _CONTROL_IN_TEXT.search(value):
         raise StorageError("text_control_chars", field=field)
     return value
 

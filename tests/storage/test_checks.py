@@ -1,11 +1,13 @@
 """What people type is refused with a reason or stored verbatim; it is never executed."""
 
+import unicodedata
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from storage import HardwareSpec, NewQuery, Storage, StorageError
+from storage import HardwareSpec, NewQuery, Storage, StorageError, checks
 from storage.checks import HARDWARE_TEXT_MAX, QUERY_TEXT_MAX
 from storage.models import UserRow
 
@@ -119,3 +121,25 @@ async def test_any_question_text_is_refused_or_read_back_unchanged(storage: Stor
         return
     (latest,) = await storage.queries.recent_for_user(user.id, limit=1)
     assert latest.id == saved.id and latest.text == text
+
+
+def test_control_characters_are_exactly_unicodes_category_cc():
+    """Found by a regular expression: every control character (category Cc) is refused, in free
+    text all but line breaks and tabs, and no other character is."""
+    for code in range(0x10000):
+        char = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            continue  # surrogates are no text at all (NewQuery refuses them elsewhere)
+        control = unicodedata.category(char) == "Cc"
+        try:
+            checks.label(f"a{char}b", "title")
+            refused_in_label = False
+        except StorageError:
+            refused_in_label = True
+        try:
+            checks.free_text(f"a{char}b", "text", QUERY_TEXT_MAX)
+            refused_in_text = False
+        except StorageError:
+            refused_in_text = True
+        assert refused_in_label == control, hex(code)
+        assert refused_in_text == (control and char not in "\n\r\t"), hex(code)

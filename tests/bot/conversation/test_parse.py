@@ -1,10 +1,12 @@
 """The parser against phrasing tables, single rules derived by hand, and fuzzing."""
 
+import unicodedata
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.conversation.parse import MAX_TEXT, parse, read
+from bot.conversation.parse import MAX_TEXT, parse, read, unreadable
 from bot.conversation.reading import Reading
 from bot.conversation.slots import Draft
 from bot.lexicon import number_words, scale_words
@@ -305,6 +307,20 @@ def test_a_fractional_count_is_rounded_to_a_whole_one(text, slot, whole):
 )
 def test_text_that_is_not_text_is_refused_with_a_reason(text, why):
     assert read(text).unreadable == why
+
+
+def test_unreadable_is_exactly_surrogates_and_control_characters():
+    """Found by regular expressions: a lone surrogate, or a control character (Unicode category
+    Cc) other than a line break or a tab, and nothing else."""
+    for code in range(0x10000):
+        char = chr(code)
+        if 0xD800 <= code <= 0xDFFF:
+            expected = "surrogates"
+        elif unicodedata.category(char) == "Cc" and char not in "\n\r\t":
+            expected = "control_characters"
+        else:
+            expected = None
+        assert unreadable(f"run 7b{char}") == expected, hex(code)
 
 
 def test_number_words_in_both_languages():
