@@ -34,6 +34,7 @@ from .preferences import Preferences
 from .reading import Reading, Refusal
 from .refine import refinements
 from .reply import Item, Reply, Section
+from .reply_cache import ReplyCache
 from .saved_hardware import profile_draft
 from .slots import Draft
 from .time_budget import AnswerPool, OverBudget
@@ -90,6 +91,7 @@ class Conversation:
         self.local_files = local_files
         self.work = Work(hub_limiter, pool, lookups)
         self.pool = self.work.pool
+        self.replies = ReplyCache()
 
     @contextmanager
     def _for_reader(self, prefs: Preferences) -> Iterator[None]:
@@ -215,16 +217,7 @@ class Conversation:
             notes.append(Note("kept_hardware", {"hardware": _machine_words(state.draft)}))
         profile_text = (profile.text or profile.name) if turn.from_profile and profile else None
         try:
-            reply = await self.work(
-                asker(c.user),
-                state.draft,
-                self._reply,
-                turn,
-                profile_text,
-                c.prefs,
-                lang,
-                tuple(notes),
-            )
+            reply = await self._worked_out(c, turn, profile_text, lang, tuple(notes))
         except (EstimatorError, OverBudget) as exc:
             return failed(exc, lang, state.draft)
         if c.chat.type in GROUPS and reply.about_one_workload:
@@ -253,6 +246,24 @@ class Conversation:
                     per_device_bytes=reply.per_device_bytes,
                 ),
             )
+        return reply
+
+    async def _worked_out(
+        self,
+        c: _Context,
+        turn: Turn,
+        profile_text: str | None,
+        lang: Language,
+        notes: tuple[Note, ...],
+    ) -> Reply:
+        """The reply `_reply` works out in an answer worker, or the same reply given before to
+        the same question (reply_cache). The terminal's are not kept: they may read files."""
+        args = (turn, profile_text, c.prefs, lang, notes)
+        key = None if self.local_files else self.replies.key(*args)
+        reply = self.replies.get(key)
+        if reply is None:
+            reply = await self.work(asker(c.user), turn.state.draft, self._reply, *args)
+            self.replies.put(key, reply)
         return reply
 
     async def _profile(

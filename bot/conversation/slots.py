@@ -70,7 +70,7 @@ Objective = Literal["sft", "dpo", "ipo", "orpo", "kto", "simpo", "grpo", "rloo",
 class Draft(BaseModel):
     """Slots of one question; None means the message did not say."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     model: str | None = None  # catalog name, Hugging Face id or a size like "7B"
     task: Literal["inference", "training"] | None = None
