@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from estimator import engines
+from estimator.memory.constants import DISPLAY_SHARE_BYTES
 from estimator.planner.training import trainer_config
 from estimator.result import Estimate
 from rules import Recommendation
@@ -45,6 +46,7 @@ def _params(rec: Recommendation, lang: str) -> dict[str, Any]:
         # macOS's sysctl takes decimal megabytes.
         apple_limit_mb=round(p.get("apple_limit_bytes", 0) / 1e6),
         gpu_watts=numbers.integer(p.get("gpu_watts", 0), lang),
+        display=numbers.size(DISPLAY_SHARE_BYTES, lang),
         us_circuit_w=numbers.integer(POWER_CIRCUIT_W, lang),
         eu_circuit_w=numbers.integer(EU_CIRCUIT_W, lang),
     )
