@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 # What one layer mixes tokens with, which decides what it caches per sequence (kv_cache.py):
 # every token (full attention), the last `sliding_window` tokens, the tokens of the current
@@ -126,6 +126,17 @@ class Architecture:
     measured_format: str | None = None
     measured_bytes: int | None = None
     measured_params: int | None = None
+    # Every estimate and resolution is memoised on a key that holds the architecture, and
+    # hashing its forty fields (with every linear and per-layer tuple) anew at each lookup was
+    # a tenth of an answer's time: it is hashed once.
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        compared = tuple(getattr(self, f.name) for f in fields(self) if f.compare)
+        object.__setattr__(self, "_hash", hash(compared))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def kinds(self) -> tuple[str, ...]:
