@@ -27,10 +27,10 @@ from .dialogue import Turn
 from .preferences import Preferences
 from .reply import Reply
 
-# Distinct answers kept. A kept reply holds its answer's estimates for the chart it may
-# draw: about 60 KB each (tracemalloc over the 224 phrasings of tests/bot/conversation), so
-# 2,000 of them take about 120 MB at most.
-SIZE = 2000
+# Distinct answers kept. A kept reply holds what its chart draws and its JSON contract needs:
+# about 26 KB each besides the estimator's own caches (tracemalloc over the 224 phrasings of
+# tests/bot/conversation), so 1,000 of them take about 26 MB.
+SIZE = 1000
 
 
 def _from_the_process(model: str | None) -> bool:
