@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from . import engines
 from .errors import EstimatorError
@@ -180,7 +181,12 @@ def validate(w: Workload) -> Workload:
         )
     from dataclasses import replace
 
-    normal = {"task": task, "method": method, "engine": engine, "optimizer": optimizer}
+    normal: dict[str, Any] = {
+        "task": task,
+        "method": method,
+        "engine": engine,
+        "optimizer": optimizer,
+    }
     normal.update(validate_training(w, task, method, engine))
     # Most workloads come here normalised already (the planner's variants of one): a copy
     # of forty fields for nothing was a twentieth of an answer's time.
