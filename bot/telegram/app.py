@@ -103,7 +103,7 @@ class TelegramBot:
     def _handlers(self) -> None:
         app, storage, sender = self.app, self.storage, self.sender
         # Anyone may name a Hub repository in Telegram: each user's lookups are limited.
-        conversation = Conversation(storage, hub_limiter=HubLimiter())
+        conversation = self.conversation = Conversation(storage, hub_limiter=HubLimiter())
         chat = ChatHandlers(conversation, storage, sender)
         account = AccountHandlers(storage, sender)
         teams = TeamHandlers(storage, conversation, sender)

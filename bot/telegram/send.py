@@ -187,17 +187,22 @@ class Sender:
     @contextlib.asynccontextmanager
     async def acting(self, chat_id: int, action: str = ChatAction.TYPING) -> AsyncIterator[None]:
         """Shows `action` ("typing…") in the chat while the block runs, when it runs longer
-        than ACTION_AFTER_S."""
-        task = asyncio.create_task(self._act(chat_id, action))
+        than ACTION_AFTER_S. Only a timer until then: most answers end before it, and a task
+        made and cancelled for each of them cost more than the timer."""
+        acts: list[asyncio.Task[None]] = []
+        timer = asyncio.get_running_loop().call_later(
+            ACTION_AFTER_S, lambda: acts.append(asyncio.create_task(self._act(chat_id, action)))
+        )
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            timer.cancel()
+            for task in acts:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def _act(self, chat_id: int, action: str) -> None:
-        await asyncio.sleep(ACTION_AFTER_S)
         while True:
             try:
                 await self.bot.send_chat_action(chat_id, action)
