@@ -23,7 +23,7 @@ from .resolve import resolve
 from .result import Estimate, Note
 from .speed import Range
 from .training_time import TrainingData, training_time
-from .vocabulary import FITTING, MAX_SEQUENCES
+from .vocabulary import FITTING, GIB, MAX_SEQUENCES
 from .workload import Workload
 
 # Training frameworks search only 16-bit weights; the inference engines state their ladders.
@@ -145,6 +145,25 @@ def smallest_gpu(workload: Workload, laptops: bool = False) -> Answer[str]:
         if est is not None:
             return Answer(gpu.name, est)
     return Answer(None, None)
+
+
+# Total RAM a machine is commonly bought with, in GB: desktop kits of two or four DDR4/DDR5
+# modules of 4-48 GB, and servers with 8 or 12 memory channels of 16-256 GB RDIMMs (JEDEC
+# DDR5 module densities; vendor configurators list these totals).
+RAM_SIZES_GB = (8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072)
+
+
+def smallest_ram(workload: Workload, cpu: Machine) -> Answer[int]:
+    """The smallest common RAM total (GB) with which the workload fits on the CPU machine
+    `cpu`: "how much RAM do I need" asked about a CPU without saying how much it has."""
+
+    def fits(index: int) -> Estimate | None:
+        ram = RAM_SIZES_GB[index] * GIB
+        return _fits(workload, replace(cpu, device_bytes=ram, ram_bytes=ram))
+
+    found = _smallest(len(RAM_SIZES_GB), fits)
+    value = None if found.value is None else RAM_SIZES_GB[found.value]
+    return Answer(value, found.estimate)
 
 
 def gpus_needed(

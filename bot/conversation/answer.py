@@ -16,12 +16,13 @@ from estimator.errors import EstimatorError
 from estimator.frameworks import ALIASES as FRAMEWORK_ALIASES
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
+from estimator.inverse import RAM_SIZES_GB, smallest_ram
 from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
 from estimator.resolve import resolve
 from estimator.result import Note
 from estimator.speed import Speed, inference_speed
-from estimator.vocabulary import GB
+from estimator.vocabulary import GB, GIB
 from estimator.workload import Workload, validate
 from rules import Advice, Situation, advise_ml
 
@@ -276,6 +277,9 @@ def answer(
         on_card = answer(draft, extra_notes, kwh_price, from_profile)
         return replace(on_card, bought=bought)
     work, notes = workload(draft)
+    if draft.cpu_only and draft.ram_gb is None:
+        draft, ram_note = _ram_asked(draft, work)
+        notes += (ram_note,)
     box = machine(draft)
     notes = extra_notes + notes
     tokens, token_notes = training_tokens(draft)
@@ -310,6 +314,18 @@ def answer(
         ),
         smallest_gpu=smallest,
     )
+
+
+def _ram_asked(draft: Draft, work: Workload) -> tuple[Draft, Note]:
+    """ "How much RAM do I need" on a CPU: the question on the smallest usual RAM it fits in."""
+    most = RAM_SIZES_GB[-1]
+    cpu = machine(draft.model_copy(update={"ram_gb": most}))
+    assert cpu is not None
+    found = smallest_ram(work, cpu)
+    if found.value is None:
+        raise EstimatorError("ram_none_fits", ram=most)
+    note = Note("ram_asked", {"ram_bytes": found.value * GIB})
+    return draft.model_copy(update={"ram_gb": found.value}), note
 
 
 def _bought(draft: Draft) -> tuple[Draft, budget.Pick | None]:

@@ -69,6 +69,12 @@ class Turn:
     kept_hardware: bool = False  # a new question on the previous question's machine
 
 
+# What cannot be rented: a question about renting drops it from the previous machine.
+_NOT_RENTED = ("apple", "laptop", "cpu", "cpu_only", "ram_gb")
+# Inverse questions whose answer is the hardware itself.
+_CHOOSES_HARDWARE = ("smallest_gpu", "cheapest_cloud")
+
+
 def _could_be_a_laptop(draft: Draft) -> bool:
     """Hardware a laptop may have: said to be one, a laptop GPU, or an Apple chip (MacBooks)."""
     return bool(draft.laptop or draft.apple or (draft.gpu and "laptop" in draft.gpu.lower()))
@@ -121,10 +127,15 @@ def _sibling(previous: Draft, msg: Draft) -> Draft:
 
 def _merge(base: Draft, msg: Draft) -> Draft:
     if msg.has_hardware():
-        # A new machine replaces the old one, it does not mix with it.
-        base = base.model_copy(
-            update={s: None for s in ("gpu", "gpus", "gpu_memory_gb", "apple", "cpu", "cpu_only")}
-        )
+        # A new machine replaces the old one, it does not mix with it; a laptop's or a Mac's RAM
+        # goes with it (a desktop keeps its RAM when the question names another card).
+        machine = ["gpu", "gpus", "gpu_memory_gb", "apple", "cpu", "cpu_only"]
+        if _could_be_a_laptop(base):
+            machine += ["laptop", "ram_gb"]
+        base = base.model_copy(update=dict.fromkeys(machine))
+    elif msg.cloud:
+        # Renting: a Mac, a laptop or a CPU is not what is rented, nor its RAM.
+        base = base.model_copy(update=dict.fromkeys(_NOT_RENTED))
     if msg.task and msg.task != base.task and msg.method is None:
         base = base.model_copy(update={"method": None})
     if msg.task == "inference" and base.task == "training":
@@ -193,7 +204,7 @@ def _missing(draft: Draft) -> tuple[Slot, ...]:
     hardware_needed = draft.inverse in NEED_HARDWARE or (draft.laptop and draft.inverse is None)
     if hardware_needed and not draft.has_hardware() and not buys:
         missing.append("hardware")
-    if draft.cpu_only and draft.ram_gb is None:
+    if draft.cpu_only and draft.ram_gb is None and not draft.asks_ram:
         missing.append("ram")
     return tuple(missing)
 
@@ -229,6 +240,8 @@ def step(
     base = state.draft
     if new_question:
         base = _hardware(state.draft) if keep_machine else Draft()
+        if msg.inverse in _CHOOSES_HARDWARE and not msg.has_hardware():
+            base = Draft()  # "which GPU do I need": not the one asked about before
         if msg.laptop and not msg.has_hardware() and not _could_be_a_laptop(base):
             base = Draft()  # "on my laptop" after a question about a desktop card: ask which
     kept_hardware = new_question and base.has_hardware() and not msg.has_hardware()

@@ -206,6 +206,8 @@ def _read(low: str, original: str) -> Found:
     if found.get("inverse") == "largest_model" and found.get("task") is None:
         found.set("task", "inference")
     _classical(low, found)
+    if (found.get("ml_kind") or found.get("cpu_only")) and lx.search("ram_question", low):
+        found.set("asks_ram", True)  # on a CPU the memory asked about is RAM
     found.set("profile", parse_acts.named_machine(low))
     return found
 

@@ -257,5 +257,3 @@ def classical(low: str, found: Found) -> None:
         found.bounded("ml_params", value, m.group(), 1, MAX_SIZE)
     if lx.search("retrain", low):
         found.set("retrain_often", True)
-    if lx.search("ram_question", low):
-        found.set("asks_ram", True)

@@ -100,7 +100,7 @@ class Draft(BaseModel):
     data_gb: float | None = None  # the data set's size as said ("a 10GB csv")
     ml_params: int | None = None
     retrain_often: bool | None = None
-    asks_ram: bool | None = None  # "how much RAM do I need" (classical machine learning)
+    asks_ram: bool | None = None  # "how much RAM do I need": the answer, not a question back
     asks_faster: bool | None = None  # "which is faster": a comparison chosen by speed
     # How it is trained.
     zero: int | None = Field(default=None, ge=0, le=3)  # DeepSpeed ZeRO stage

@@ -143,3 +143,18 @@ def test_the_largest_batch_fits_and_one_more_does_not():
     assert found.value is not None and found.value >= 1
     assert estimate(replace(w, batch=found.value), hw).verdict in ("fits", "tight")
     assert estimate(replace(w, batch=found.value + 1), hw).verdict not in ("fits", "tight")
+
+
+def test_smallest_ram_is_the_least_usual_amount_that_fits(arch):
+    # Llama 3.1 70B in Q4_K_M on a CPU: 40.2 GiB of weights alone, more than the 30 GiB a 32 GB
+    # machine leaves after the operating system's 2 GiB; 48 GB leaves 46.
+    w = Workload(model=arch("llama 3.1 70b"), task="inference", precision="q4_k_m")
+    cpu = machine(gpu="cpu", ram_gb=inverse.RAM_SIZES_GB[-1])
+    found = inverse.smallest_ram(w, cpu)
+    assert found.value == 48
+    assert estimate(w, machine(gpu="cpu", ram_gb=48)).verdict in FITS
+    assert estimate(w, machine(gpu="cpu", ram_gb=32)).verdict not in FITS
+    # More than any usual amount (64 sequences of 128k tokens of Llama 3.1 405B hold 4 TB of
+    # KV cache: 126 layers x 8 KV heads x 128 x 2 x 2 bytes per token): none, not the largest.
+    huge = Workload(model=arch("llama 3.1 405b"), task="inference", context=131072, concurrency=64)
+    assert inverse.smallest_ram(huge, cpu).value is None

@@ -96,3 +96,14 @@ def test_named_hardware_wins_over_a_budget():
         Draft(model="Qwen2.5-7B", task="inference", gpu="GeForce RTX 3060 12GB", budget=2000)
     )
     assert found.bought is None
+
+
+def test_how_much_ram_on_a_cpu_is_answered_with_the_least_usual_amount_that_fits():
+    # Llama 3.1 70B in Q4_K_M: 41.7 GiB with its cache, in the 46 GiB a 48 GB machine leaves.
+    outcome = answer(_draft("how much ram do i need to run llama 3.1 70b q4_k_m cpu only"))
+    sized = outcome.workload
+    assert sized.machine.kind == "cpu"
+    assert sized.machine.ram_bytes == 48 * (1 << 30)
+    assert sized.report.estimate.verdict in ("fits", "tight")
+    (note,) = [n for n in sized.estimate.assumptions if n.key == "ram_asked"]
+    assert note.params["ram_bytes"] == 48 * (1 << 30)

@@ -89,6 +89,35 @@ def test_new_hardware_replaces_the_old_machine():
     assert (d.apple, d.gpu, d.gpus) == ("M3 Max 128GB", None, None)
 
 
+def test_a_laptops_ram_goes_with_it_a_desktops_stays():
+    *_, turn = talk("my laptop has 16gb ram no gpu, can i run mistral 7b", "and on an rtx 4090?")
+    d = turn.state.draft
+    assert (d.gpu, d.laptop, d.ram_gb, d.cpu_only) == ("GeForce RTX 4090", None, None, None)
+    *_, turn = talk("llama 3 70b on a 3090 with 64gb ram", "what about a 4090")
+    d = turn.state.draft
+    assert (d.gpu, d.ram_gb) == ("GeForce RTX 4090", 64)
+
+
+def test_renting_drops_the_mac_it_cannot_rent():
+    *_, turn = talk(
+        "running gemma 2 9b on my m2 max 64gb works great",
+        "now i want to serve llama 3.1 70b for 50 users with vllm, what should i rent",
+    )
+    d = turn.state.draft
+    assert (d.apple, d.cloud, d.concurrency) == (None, True, 50)
+    assert not d.has_hardware()
+
+
+def test_which_gpu_to_get_is_not_the_laptop_asked_about_before():
+    *_, turn = talk(
+        "my laptop has 16gb ram no gpu, can i run mistral 7b",
+        "ok cool. what gpu do i need to train qwen 14b with qlora",
+    )
+    d = turn.state.draft
+    assert d.inverse == "smallest_gpu"
+    assert (d.laptop, d.ram_gb, d.cpu_only) == (None, None, None)
+
+
 def test_a_new_question_keeps_only_the_hardware():
     *_, turn = talk("serve 7B in int4 to 16 users on an A100 80GB", "can I fine-tune Llama 3.1 8B?")
     d = turn.state.draft
@@ -126,6 +155,13 @@ def test_a_laptop_without_its_hardware_asks_for_it():
 def test_cpu_only_needs_the_ram():
     (turn,) = talk("run 7B on CPU")
     assert turn.missing == ("ram",)
+
+
+def test_how_much_ram_on_a_cpu_is_the_question_not_a_missing_slot():
+    (turn,) = talk("how much ram do i need to run deepseek r1 671b q4 cpu only")
+    assert turn.missing == ()
+    (turn,) = talk("hoeveel ram heb ik nodig voor qwen2.5 32b op cpu")
+    assert turn.missing == ()
 
 
 def test_reset_starts_over():
