@@ -2,7 +2,8 @@
 instance next, more GPUs of their kind after that, unless they asked for a GPU count); among
 those, fits on the GPUs before running partly from RAM, and 4 bits or more before fewer; then
 the fewest GPUs to add (an owner buys as few cards as will do) and the cheapest rental (a
-4-bit 70B on one card at a tenth of the price of 16-bit on eight is what people rent); then
+4-bit 70B on one card at a tenth of the price of 16-bit on eight is what people rent, unless
+they named the format or the training method: that is rented first); then
 the highest quality (partly in RAM, a plan that decodes faster than people read first), room
 to spare before a tight fit running for one user; then the fastest decode; then the cheapest."""
 
@@ -42,10 +43,14 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         fit = 4
     added = plan.gpus if plan.hardware == MORE_GPUS else 0
     rent = (plan.usd_per_hour or 0.0) if plan.hardware == CLOUD else 0.0
+    # Renting for what was asked ("full fine-tune", "in FP8") before the cheaper instance for
+    # something else, which follows as the alternative.
+    named = 1 if plan.hardware == CLOUD and plan.leaves_named else 0
     return (
         tier,
         where,
         fit,
+        named,
         added,
         rent,
         1 if plan.slow_offload else 0,

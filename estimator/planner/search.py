@@ -50,6 +50,7 @@ def plans(
     # Elsewhere too when nothing on theirs runs faster than people read.
     if gpu_count_asked or not any(p.runs and not p.slow_offload for p in built):
         built += _elsewhere(workload, machine, asked, cloud)
+    built = [replace(p, leaves_named=_leaves_named(p, workload)) for p in built]
     unique: dict[tuple, Plan] = {}
     for p in sorted(built, key=lambda p: key(p, gpu_count_asked)):
         unique.setdefault(
@@ -67,6 +68,24 @@ def plans(
         )
     ranked = list(unique.values())[:limit]
     return tuple(_with_context(p) if i < CONTEXT_PLANS else p for i, p in enumerate(ranked))
+
+
+# Formats within this many bits per weight of the one named are the same request (int4 asked:
+# AWQ, NF4 or Q4_K_M; FP16 asked: BF16).
+SAME_FORMAT_BITS = 2.0
+
+
+def _leaves_named(plan: Plan, said: Workload) -> bool:
+    """Whether the plan gives up what the question named itself (`said` before defaults)."""
+    if said.method and plan.method != said.method:
+        return True
+    if not said.precision:
+        return False
+    try:
+        named = weight_format(said.precision).bits
+    except EstimatorError:
+        return False
+    return abs(weight_format(plan.precision).bits - named) > SAME_FORMAT_BITS
 
 
 def _with_context(plan: Plan) -> Plan:

@@ -68,6 +68,9 @@ class Plan:
     low_bits: bool  # below 4 bits per weight: noticeable quality loss
     usd_per_hour: float | None  # a rented instance's price
     changes: tuple[str, ...]  # what differs from the question: precision, engine, gpus, ...
+    # Leaves what the question itself named: its training method, or its weight format for
+    # one of another size (FP8 asked, AWQ 4-bit planned); defaults chosen for it do not count.
+    leaves_named: bool = False
 
     @property
     def slow_offload(self) -> bool:

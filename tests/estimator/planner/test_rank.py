@@ -105,3 +105,15 @@ def test_running_for_one_user_room_to_spare_beats_a_tight_fit_at_the_same_qualit
     # With room to spare on both, the better one leads.
     roomy_sixteen = _plan(arch, verdict="fits", quality_bits=16, estimate_bits=16)
     assert _order([roomy, roomy_sixteen]) == [roomy_sixteen, roomy]
+
+
+def test_renting_for_what_was_named_comes_before_the_cheaper_instance_for_something_else(arch):
+    # "Full fine-tune, what should I rent": the H200 for it before the L4 for QLoRA.
+    named = _plan(arch, hardware=CLOUD, usd_per_hour=3.99)
+    other = _plan(arch, hardware=CLOUD, usd_per_hour=0.44, leaves_named=True)
+    assert _order([other, named]) == [named, other]
+    # Not named (a default was assumed): the cheaper instance first, as before.
+    assert _order([named, replace(other, leaves_named=False)])[0].usd_per_hour == 0.44
+    # On their own hardware it changes nothing: what fits there is what they have.
+    mine = _plan(arch, quality_bits=8, leaves_named=True)
+    assert _order([_plan(arch, verdict="does_not_fit"), mine])[0] is mine

@@ -78,6 +78,24 @@ def test_without_hardware_the_cheapest_rented_plan_says_its_price(arch):
     assert awq.usd_per_hour < bf16.usd_per_hour
 
 
+def test_a_named_format_or_method_is_rented_first_and_the_cheaper_change_follows(arch):
+    # Llama 3.1 70B in FP16 holds 131 GiB of weights: no single rented card; AWQ on one is
+    # cheaper, but the question named FP16.
+    found = plans(Workload(model=arch("llama 3.1 70b"), task="inference", precision="fp16"), None)
+    rented = [p for p in found if p.hardware == CLOUD]
+    assert rented[0].precision == "fp16" and not rented[0].leaves_named
+    assert any(p.precision == "awq" and p.leaves_named for p in rented)
+    # A full fine-tune named: the full plan first, QLoRA after it.
+    w = Workload(model=arch("qwen2.5 7b"), task="training", method="full")
+    rented = [p for p in plans(w, None) if p.hardware == CLOUD]
+    assert rented[0].method == "full"
+    assert any(p.method == "qlora" for p in rented[1:])
+    # Nothing named: the cheapest rental leads, whatever it changes.
+    w = Workload(model=arch("llama 3.1 70b"), task="inference")
+    rented = [p for p in plans(w, None) if p.hardware == CLOUD]
+    assert rented[0].usd_per_hour == min(p.usd_per_hour for p in rented)
+
+
 def test_full_fine_tuning_on_eight_gpus_is_sharded(arch):
     w = Workload(model=arch("Llama-3.1-8B"), task="training", method="full")
     found = plans(w, machine(gpu="A100 80GB", gpus=8))
