@@ -15,6 +15,10 @@ INFERENCE_FORMATS = frozenset({"awq", "gptq", "exl2", "int4", "int8", "fp8", "mx
 TRAINING_FRAMEWORKS = frozenset(
     {"unsloth", "axolotl", "torchtune", "llama-factory", "fsdp", "deepspeed", "trl"}
 )
+# "q4", "q8" are llama.cpp's words for its 4- and 8-bit GGUF types: Q4_K_M, the 4-bit type
+# Ollama's default tags ship (ollama.com/library, e.g. llama3.1:8b) and llama.cpp's quantize
+# README recommends, and Q8_0, its only 8-bit type.
+_GGUF_SHORT = {"q4": "q4_k_m", "q8": "q8_0"}
 _BLANK = " "
 
 
@@ -115,7 +119,12 @@ def precision(low: str, found: Found) -> None:
         m = lx.search(concept, low)
         if m is None:
             continue
-        found.set("precision", m.group() if value == "gguf" else value)
+        said = m.group()
+        if value == "gguf":
+            value = said
+        elif said in _GGUF_SHORT and found.get("task") != "training":
+            value = _GGUF_SHORT[said]
+        found.set("precision", value)
         break
     else:
         if lx.search("half_precision", low):

@@ -62,6 +62,19 @@ def test_an_8_bit_optimizer_is_not_an_8_bit_model():
     assert parse("fine-tune 7B with 8-bit adam").precision is None
 
 
+@pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("gemma2 27b on a 4090 q4 ok?", "q4_k_m"),
+        ("llama 8b q8 op een 3060", "q8_0"),
+        ("llama 8b in 4bit", "int4"),  # bits alone leave the format to the engine
+        ("finetune llama 8b in q4", "nf4"),  # a 4-bit base to train on is QLoRA's
+    ],
+)
+def test_q4_and_q8_are_llama_cpps_words(text, precision):
+    assert parse(text).precision == precision
+
+
 def test_training_tokens_are_not_a_context_length():
     assert parse("fine-tune 7B on 20M tokens").context is None
 
