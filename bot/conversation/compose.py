@@ -9,6 +9,7 @@ from typing import Any
 
 from estimator.inverse import Answer as InverseAnswer
 from estimator.models import catalog
+from estimator.precision import weight_format
 from rules import Advice
 
 from .. import searches, sizing
@@ -243,7 +244,13 @@ def _nothing_fits(
     """An inverse question nothing answers on the hardware ("how many users for a 70B on a
     4090"): said first, then the workload itself with the plan that runs elsewhere."""
     forward = answered(replace(outcome, question=None, inverse=None), refine, lang)
-    none = Section(kind="inverse", items=[Item(text=t("fit.none_here", lang), primary=True)])
+    text = t("fit.none_here", lang)
+    if outcome.draft.precision and outcome.workload is not None:
+        # Only the format named was searched: saying nothing of 4 bits or more runs would be
+        # wrong when the plan below runs in 4 bits.
+        label = weight_format(outcome.workload.estimate.inputs.precision).label
+        text = t("fit.none_as_asked", lang, format=label)
+    none = Section(kind="inverse", items=[Item(text=text, primary=True)])
     inverse = {"question": question, "answer": None, "answer_text": none.items[0].text}
     reply = forward.with_section(none, first=True)
     return reply.with_body(lambda: {"inverse": inverse, **(forward.body or {})})

@@ -134,6 +134,16 @@ def test_an_inverse_question_nothing_answers_here_gives_the_workload_and_its_pla
     assert body["plans"] and body["verdict"] == "does_not_fit"
 
 
+def test_an_inverse_question_in_a_named_format_says_that_format_does_not_run():
+    """Qwen2.5 72B in FP8 on one H100: 70.0 GiB of weights and 2.8 GiB of activations over
+    vLLM's 71.3 GiB, at any context; AWQ 4-bit runs, so "nothing in 4 bits" would be false."""
+    text = "h100 80gb qwen2.5 72b fp8 vllm, max context?"
+    outcome = answer(step(State(), parse(text), text).state.draft)
+    reply = answered(outcome, [], "en")
+    assert reply.sections[0].items[0].text.startswith("In FP8 that does not run on this hardware")
+    assert "AWQ" in reply.section("plan").items[0].text
+
+
 def test_the_best_precision_is_named_as_people_name_it_with_what_3_bits_cost():
     """Llama 3.3 70B on a 5090 (32 GB): 70.6B x 3.5 bits = 28.8 GiB fits, 4 bits (32.9 GiB)
     does not. The answer says "EXL2 3.5 bpw", not its key, and that 3 bits cost quality."""
