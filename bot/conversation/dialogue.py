@@ -11,8 +11,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from estimator import engines
 from estimator.errors import EstimatorError
 from estimator.models import catalog, lookup, sizes
+from estimator.precision import weight_format
 
 from .. import lexicon as lx
 from .. import searches
@@ -147,6 +149,8 @@ def _merge(base: Draft, msg: Draft) -> Draft:
         varied = {k for option in base.compare for k in option.model_dump(exclude_none=True)}
         if varied & set(msg.model_dump(exclude_none=True)):
             base = base.model_copy(update={"compare": None})
+    if msg.engine and msg.precision is None and base.precision:
+        base = base.model_copy(update={"precision": _format_on(msg.engine, base.precision)})
     merged = msg.merged_over(base)
     # A message that sets what the inverse question computes asks a forward question instead
     # (asking for the cloud is not choosing an instance).
@@ -160,6 +164,20 @@ def _merge(base: Draft, msg: Draft) -> Draft:
     if merged.method and merged.task is None:
         merged = merged.model_copy(update={"task": "training"})
     return merged
+
+
+def _format_on(engine: str, precision: str) -> str:
+    """The format asked before, as the engine a follow-up names can run it: "q4 on Ollama",
+    then "what if I use vLLM" is 4 bits on vLLM (AWQ there), not a GGUF file vLLM cannot load."""
+    try:
+        fmt = weight_format(precision)
+        if engines.get(engine).accepts(fmt):
+            return precision
+    except EstimatorError:
+        return precision
+    if fmt.bits >= 16:
+        return "fp16"
+    return "int8" if fmt.bits > 6 else "int4"
 
 
 def implies_inference(draft: Draft, running: bool) -> bool:

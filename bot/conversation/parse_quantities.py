@@ -52,6 +52,8 @@ def context(low: str, found: Found) -> str:
         rf"(?<![\w])(?:{words}|{seq})\s*{_LINK}?\s*"
         rf"{_APPROX}{NUMBER}(?:\s*{tokens})?(?![\w])",
         rf"(?<![\w.,]){NUMBER}\s*(?:-?\s*{tokens}\s*)?{lx.fragment('sequences')}(?![\w])",
+        # After "sequence length 512", so "batch 8 sequence length 512" is not 8 tokens.
+        rf"(?<![\w.,]){NUMBER}\s*(?:-?\s*{tokens}\s*)?{lx.fragment('length_after')}(?![\w])",
     )
     for pattern in patterns:
         m = re.search(pattern, low)

@@ -46,6 +46,8 @@ LANGUAGE_CONCEPTS = frozenset(
         "not_micro_batch",
         "accumulation",
         "sequence_length",
+        # a sequence length named after its number ("4k seq len")
+        "length_after",
         "context_word",
         "prompt_word",
         "output_word",

@@ -171,6 +171,7 @@ LEXICON = Lexicon(
             r"accumulat\w*",
             r"ga",
         ),
+        "length_after": (r"seq(?:uence)?[\s_-]?len(?:gth)?",),
         "sequence_length": (
             r"seq(?:uence)?(?:[\s_-]?len(?:gth)?)?",
             r"max[\s_-]seq(?:uence)?[\s_-]?len(?:gth)?",
@@ -305,6 +306,8 @@ LEXICON = Lexicon(
             r"run\s+any\s+(?:\w+\s+)?(?:models?|llms?|ai)",
             r"run\s+anything",
             r"(?:can|could)\s+(?:i|we)\s+run\s+(?:something|anything)",
+            r"how\s+(?:big|large)\s+(?:of\s+)?(?:an?\s+)?(?:models?|llms?)\s+(?:can|could|will|would)"
+            r"\s+(?:i|we|it)\s+(?:\w+\s+)?run",
         ),
         "batch_question": (
             r"(?:what|which|max(?:imum)?|largest|biggest)\s+(?:per[\s-]device\s+)?batch(?:[\s-]?size)?",

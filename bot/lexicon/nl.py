@@ -147,6 +147,7 @@ LEXICON = Lexicon(
         "batch": (r"batch[\s-]?grootte", r"batchgrootte", r"batch\s+van"),
         "not_micro_batch": (r"globale?", r"effectieve?", r"totale?"),
         "accumulation": (r"gradi[eë]nt[\s-]?accumulatie", r"accumulatie"),
+        "length_after": (r"sequentie[\s-]?lengte", r"reekslengte"),
         "sequence_length": (
             r"sequentie[\s-]?lengte",
             r"reekslengte",
@@ -252,6 +253,8 @@ LEXICON = Lexicon(
             r"wat\s+(?:\w+\s+)?(?:kan|kunnen)\s+(?:ik|we|je)\s+(?:er\s+)?(?:\w+\s+)?(?:mee\s+|op\s+)?draaien",
             r"welke?\s+(?:modell?en|model|llms?)\s+(?:kan|kunnen)\s+(?:ik|we|je)",
             r"(?:een|enig)\s+(?:\w+\s+)?(?:model|llm)\s+(?:\w+\s+)?draaien",
+            r"draait\s+er\s+(?:\w+\s+)?(?:iets|wat)",
+            r"hoe\s+groot\s+(?:een\s+)?(?:model|llm)\s+(?:kan|kunnen)\s+(?:ik|we|je)",
         ),
         "batch_question": (
             r"(?:welke|maximale|grootste)\s+batch(?:grootte|[\s-]?size)?",

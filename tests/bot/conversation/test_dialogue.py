@@ -118,6 +118,17 @@ def test_which_gpu_to_get_is_not_the_laptop_asked_about_before():
     assert (d.laptop, d.ram_gb, d.cpu_only) == (None, None, None)
 
 
+def test_another_engine_runs_the_format_asked_before_as_it_can():
+    *_, turn = talk(
+        "running llama 3.1 70b q4 on 2x a6000 with ollama and getting ~8 tok/s",
+        "what if i use vllm instead",
+    )
+    d = turn.state.draft
+    assert (d.engine, d.precision) == ("vllm", "int4")  # vLLM loads no GGUF Q4_K_M
+    *_, turn = talk("llama 3.1 8b in awq on a 4090", "and on vllm")
+    assert turn.state.draft.precision == "awq"  # vLLM runs it as asked
+
+
 def test_a_new_question_keeps_only_the_hardware():
     *_, turn = talk("serve 7B in int4 to 16 users on an A100 80GB", "can I fine-tune Llama 3.1 8B?")
     d = turn.state.draft

@@ -43,6 +43,9 @@ def test_phrasings_written_without_seeing_the_parser(name):
         ("32k context", "context", 32 * 1024),  # token counts use binary k
         ("a context of 8192 tokens", "context", 8192),
         ("contextlengte 4k", "context", 4096),
+        ("qlora on qwen2.5 32b with 4k seq len", "context", 4096),
+        ("qwen 7b 8k sequentielengte", "context", 8192),
+        ("batch 8 sequence length 512", "context", 512),  # the length's own number
         ("random forest on 1.5M rows", "rows", 1_500_000),  # rows use decimal M
         ("xgboost op 2,5 miljoen rijen", "rows", 2_500_000),
         ("serve 7B to 16 users", "concurrency", 16),
@@ -73,6 +76,19 @@ def test_an_8_bit_optimizer_is_not_an_8_bit_model():
 )
 def test_q4_and_q8_are_llama_cpps_words(text, precision):
     assert parse(text).precision == precision
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how big a model can i run",
+        "how large of a model could we run on 2x 3090",
+        "draait er überhaupt iets op een raspberry pi 5 met 8gb? 😅",
+        "hoe groot model kan ik draaien op mijn 4090",
+    ],
+)
+def test_how_big_a_model_asks_for_the_biggest_that_runs(text):
+    assert parse(text).inverse == "largest_model"
 
 
 def test_training_tokens_are_not_a_context_length():
