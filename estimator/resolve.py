@@ -23,7 +23,8 @@ from .workload import Workload, validate
 # what they mean in theirs (estimator/engines/).
 TRAINING_INT = {"int4": "nf4", "int8": "int8"}
 _FLOAT = {"fp32", "fp16", "bf16"}
-_INT_WORDS = ("int4", "int8", "4bit", "8bit", "4-bit", "8-bit")
+# Bits alone: the engine chooses the format of that many bits (AWQ on vLLM, NF4 on transformers).
+INT_WORDS = ("int4", "int8", "4bit", "8bit", "4-bit", "8-bit")
 _QLORA_BASES = {"nf4", "gptq", "awq", "int8", "gptq-int8"}
 
 
@@ -77,7 +78,7 @@ def _format_engine(w: Workload, machine: Machine | None) -> str | None:
     q8_0/q4_0 KV cache on llama.cpp, an fp8 KV cache on vLLM)."""
     kv = _kv_name(w.kv_precision) if w.kv_precision else None
     fmt = None
-    if w.precision and w.precision.strip().lower() not in _INT_WORDS:
+    if w.precision and w.precision.strip().lower() not in INT_WORDS:
         try:
             fmt = weight_format(w.precision)
         except EstimatorError:
@@ -98,7 +99,7 @@ def _own_gguf(w: Workload) -> bool:
     format for it ("int4"/"int8" leave the choice to the engine)."""
     if w.task != "inference" or w.model.measured_source != "gguf" or not w.model.measured_format:
         return False
-    return w.precision is None or w.precision.strip().lower() in _INT_WORDS
+    return w.precision is None or w.precision.strip().lower() in INT_WORDS
 
 
 def _default_engine(w: Workload, machine: Machine | None) -> str:

@@ -23,7 +23,7 @@ from ..hardware.types import CloudInstance, Gpu, Machine
 from ..models import catalog
 from ..names import tokens
 from ..precision import weight_bytes, weight_format
-from ..resolve import resolve
+from ..resolve import INT_WORDS, resolve
 from ..result import Note
 from ..speed import inference_speed
 from ..training_time import TrainingData
@@ -378,6 +378,7 @@ def _best_fit(
             for r in _ladder(engines.get(name), candidate, m)
             if not low_bits(weight_format(r), arch)
             and weight_bytes(arch, weight_format(r)).total <= rooms[name]
+            and _as_named(r, candidate.precision)
         ]
         if rungs:
             option = _first_fit(
@@ -388,6 +389,21 @@ def _best_fit(
     if not found:
         return None
     return max(found, key=lambda o: quality_bits(weight_format(o.workload.precision or ""), arch))
+
+
+def _as_named(rung: str, named: str | None) -> bool:
+    """Whether a format on an engine's ladder is the one the question named: that format, or
+    for bits alone ("int4", "8-bit") one of as many bits."""
+    if named is None:
+        return True
+    fmt = weight_format(rung)
+    try:
+        asked = weight_format(named)
+    except EstimatorError:
+        return True
+    if named.strip().lower() in INT_WORDS:
+        return round(fmt.bits) == round(asked.bits)
+    return fmt.name == asked.name
 
 
 def _served(w: Workload) -> list[Workload]:

@@ -90,6 +90,21 @@ def test_the_biggest_model_on_eight_h100s_is_llama_405b_in_fp8(arch):
     assert 47 * GIB <= est.per_device_bytes <= 55 * GIB
 
 
+def test_the_biggest_model_in_a_named_format_is_sized_in_that_format(arch):
+    hw = machine(gpu="RTX 4090")
+    for named, bits in (("fp8", 8.0), ("int8", 8.0), ("q4_k_m", None)):
+        w = Workload(arch("Qwen2.5-7B"), "inference", context=4096, precision=named)
+        found = inverse.biggest_model(w, hw)
+        fmt = weight_format(found.estimate.inputs.precision)
+        if bits is None:
+            assert fmt.name == "q4_k_m"
+        else:
+            assert round(fmt.bits) == bits
+        # By hand: 8 bits per weight on 23.1 usable GiB leave room for at most ~24B parameters.
+        if bits == 8.0:
+            assert found.estimate.inputs.params < 24e9
+
+
 def test_the_longest_context_without_a_format_is_found_in_8_bits_beside_16(arch):
     a = arch("Qwen3-8B")
     found = inverse.longest_context(Workload(a, "inference"), machine(gpu="RTX 4080"))
