@@ -37,7 +37,9 @@ def gpus() -> tuple[Gpu, ...]:
             launch_year=g["launch_year"],
             launch_price_usd=g["launch_price_usd"],
             price_unverified_usd=g["price_unverified_usd"],
-            nvlink=g["nvlink"],
+            # Infinity Fabric between MI300X-platform GPUs (7 links x 128 GB/s, AMD's MI300X
+            # data sheet) links them as NVLink does; the data records it as an interconnect.
+            nvlink=g["nvlink"] or g["interconnect_gbs"] is not None,
             source=g["source"],
             notes=g["notes"],
             aliases=tuple(g["aliases"]),

@@ -28,7 +28,7 @@ class Gpu:
     launch_year: int | None
     launch_price_usd: float | None
     price_unverified_usd: str | None
-    nvlink: bool
+    nvlink: bool  # a GPU-to-GPU link beside PCIe: NVLink, or Infinity Fabric (MI300X, MI325X)
     source: str
     notes: str
     # Short names people use beyond what the name gives ("GB10" for the DGX Spark).

@@ -69,14 +69,17 @@ def sharding_notes(
             )
         )
     if gpus > 1:
-        nvlink = machine is not None and machine.gpu is not None and machine.gpu.nvlink
+        gpu = machine.gpu if machine is not None else None
+        link = "pcie"
+        if gpu is not None and gpu.nvlink:
+            link = "nvlink" if gpu.vendor == "NVIDIA" else "fabric"
         notes.append(
             Note(
                 "interconnect",
                 {
                     "devices": gpus,
                     "nodes": math.ceil(gpus / NODE_GPUS),
-                    "link": "nvlink" if nvlink else "pcie",
+                    "link": link,
                     "buffers": sh.buffers,
                     "parallelism": s.parallelism,
                 },

@@ -215,3 +215,17 @@ def test_apple_chips_m1_to_m5():
     for family in ("M1", "M2", "M3", "M4", "M5"):
         assert {family, f"{family} Pro", f"{family} Max"} <= chips
     assert machine(gpu="M4 Max 128GB").apple.bandwidth_gbs == 546
+
+
+@pytest.mark.parametrize(
+    ("name", "linked"),
+    [
+        ("Instinct MI300X", True),  # Infinity Fabric, 7 links x 128 GB/s between OAM GPUs
+        ("H100 SXM5 80GB", True),  # NVLink 4
+        ("GeForce RTX 4090", False),  # no NVLink connector: PCIe only
+        ("Instinct MI210", False),  # a bridge of 3 links, bandwidth not recorded
+    ],
+)
+def test_a_gpu_to_gpu_fabric_is_a_link_as_nvlink_is(name, linked):
+    gpu = find_gpu(name)
+    assert gpu is not None and gpu.nvlink is linked
