@@ -204,7 +204,11 @@ def _answered(outcome: Outcome, found: list[Refinement], lang: Language) -> Repl
     plan = answer_sections.plan(ans, lang)
     sections += plan
     sections += answer_sections.advice(ans, lang)
-    if est.verdict != "does_not_fit":  # no speed for what cannot run
+    # No speed for what cannot run, nor for the assumed format when the plan leads: the plan
+    # says its own.
+    if est.verdict != "does_not_fit" and not answer_sections.leads_with_plan(
+        est, outcome.draft, lead
+    ):
         sections += answer_sections.lines(
             "speed", t("table.speed", lang), report_text.speed(ans.report, lang)
         )

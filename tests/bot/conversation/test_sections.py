@@ -37,3 +37,15 @@ def test_a_plan_below_4_bits_does_not_lead_the_verdict():
     assert lead is not None and lead.low_bits
     items = verdict(outcome.workload.estimate, "en", d, lead)
     assert len(items) == 1 and "does not fit" in items[0].text
+
+
+def test_a_plan_partly_in_ram_that_reads_along_leads_one_that_crawls():
+    # Qwen3-14B on an 8 GB laptop GPU: BF16 (27.5 GiB of weights) leaves 22 GiB to RAM and
+    # decodes about 1 token/s; Q4_K_M keeps 31 of 40 layers on the GPU and reads along.
+    d = Draft(model="Qwen3-14B", task="inference", gpu="RTX 4070 Laptop", ram_gb=32)
+    outcome = answer(d)
+    est, lead = outcome.workload.estimate, _lead(outcome)
+    assert est.verdict == "offload" and lead.verdict == "offload" and not lead.slow_offload
+    items = verdict(est, "en", d, lead)
+    assert items[0].text.startswith("Verdict: fits only with part of it in CPU RAM, in GGUF")
+    assert items[1].text.startswith("As released, in BF16 on transformers")
