@@ -201,12 +201,16 @@ def find(text: str) -> CatalogModel | None:
 
 def sibling(name: str, size: str) -> CatalogModel | None:
     """The model of `name`'s family that has `size` in its name ("120B" beside gpt-oss-20b:
-    gpt-oss-120b), None when the family has none."""
+    gpt-oss-120b), else of its line, the models named after it ("14B" beside DeepSeek-R1:
+    DeepSeek-R1-Distill-Qwen-14B); None when neither has one."""
     model = find(name)
     if model is None:
         return None
     want = size.lower()
-    return next((m for m in models() if m.family == model.family and want in tokens(m.name)), None)
+    sized = [m for m in models() if want in tokens(m.name)]
+    return next((m for m in sized if m.family == model.family), None) or next(
+        (m for m in sized if m.name.startswith(f"{model.name}-")), None
+    )
 
 
 def suggest(text: str) -> list[str]:

@@ -274,3 +274,6 @@ def test_a_size_alone_names_the_previous_models_family_member():
     # A family without that size: the size is a model of its own.
     _, other = talk("gpt-oss 20b on a 4090", "and a 7b?")
     assert other.state.draft.model == "7B"
+    # A line's models named after it: DeepSeek-R1's distills.
+    _, other = talk("can i run deepseek r1 on my 3080 10gb", "no i meant the distill, the 14b one")
+    assert other.state.draft.model == "DeepSeek-R1-Distill-Qwen-14B"
