@@ -118,6 +118,17 @@ def bare_k(low: str, found: Found) -> str:
 
 
 def users(low: str, found: Found) -> None:
+    # "20-30 using it at the same time": the people at once, the top of a range, before any
+    # other count of people in the message (a team of 15, 200 employees in all).
+    m = re.search(
+        rf"(?<![\w.,-])(\d{{1,6}})(?:\s*-\s*(\d{{1,6}}))?\s+(?:[a-z']+\s+){{0,3}}?"
+        rf"(?:{lx.fragment('at_once')})(?![\w])",
+        low,
+    )
+    if m is not None:
+        value = float(m.group(2) or m.group(1))
+        found.bounded("concurrency", value, m.group(), 1, MAX_SEQUENCES)
+        return
     concurrent = lx.fragment("concurrent")
     m = re.search(
         rf"(?<![\w.,-]){NUMBER}\s+(?:{concurrent}\s+)?(?:{lx.fragment('users')})(?![\w])"

@@ -121,6 +121,8 @@ LANGUAGE_CONCEPTS = frozenset(
         "approx",
         "article",
         "concurrent",
+        # after an amount of people: "20-30 using it at the same time"
+        "at_once",
         "concurrency_word",
         # a comparison's option ends before these ("instead of", "better than")
         "option_stop",

@@ -495,6 +495,13 @@ LEXICON = Lexicon(
         ),
         "article": (r"the", r"any", r"a", r"an"),
         "concurrent": (r"concurrent", r"simultaneous", r"parallel", r"active"),
+        "at_once": (
+            r"at\s+(?:the\s+)?same\s+time",
+            r"at\s+once",
+            r"simultaneously",
+            r"concurrently",
+            r"in\s+parallel",
+        ),
         "concurrency_word": (r"concurrency",),
         "option_stop": (r"instead", r"than", r"better", r"which"),
         "place": (r"on", r"with", r"using", r"for", r"via", r"in"),

@@ -421,6 +421,7 @@ LEXICON = Lexicon(
         ),
         "article": (r"de", r"het", r"een", r"enige"),
         "concurrent": (r"gelijktijdige", r"tegelijke", r"parallelle", r"actieve"),
+        "at_once": (r"tegelijk(?:ertijd)?", r"gelijktijdig", r"op\s+hetzelfde\s+moment"),
         "concurrency_word": (r"gelijktijdigheid",),
         "option_stop": (r"plaats", r"dan", r"beter", r"welke"),
         "place": (r"op", r"met", r"voor", r"via", r"in"),

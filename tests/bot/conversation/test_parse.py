@@ -91,6 +91,16 @@ def test_how_big_a_model_asks_for_the_biggest_that_runs(text):
     assert parse(text).inverse == "largest_model"
 
 
+def test_the_people_at_once_are_the_concurrency_not_the_team_size():
+    text = (
+        "we're a small startup (~15 ppl), ~200 employees total, maybe 20-30 using it at the "
+        "same time at peak. thinking llama 3.3 70b"
+    )
+    assert parse(text).concurrency == 30  # the top of the range at once
+    assert parse("en als 10 mensen hem tegelijk gebruiken?").concurrency == 10
+    assert parse("serve 70b models at the same time").concurrency is None  # a size, no people
+
+
 def test_training_tokens_are_not_a_context_length():
     assert parse("fine-tune 7B on 20M tokens").context is None
 
