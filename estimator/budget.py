@@ -26,10 +26,19 @@ class Pick:
     verified: bool  # a launch price with a source
 
 
+# Modules on a vendor's baseboard (NVIDIA SXM, the OCP Accelerator Module of AMD's Instinct
+# MI300-series) and superchips are sold as whole 4- or 8-GPU servers, not as one card.
+SERVER_ONLY = frozenset({"sxm", "oam", "superchip"})
+
+
 def _on_sale(laptops: bool) -> list[Pick]:
-    """Cards one buys on their own (not an edge module, unified memory or a two-die board) with
-    a price, launched in the catalog's recent years."""
-    cards = [g for g in gpus() if g.discrete and g.dies == 1 and g.laptop == laptops]
+    """Cards one buys on their own (not an edge module, unified memory, a two-die board or a
+    server's module) with a price, launched in the catalog's recent years."""
+    cards = [
+        g
+        for g in gpus()
+        if g.discrete and g.dies == 1 and g.laptop == laptops and g.form_factor not in SERVER_ONLY
+    ]
     newest = max((g.launch_year for g in cards if g.launch_year), default=0)
     out = []
     for g in cards:

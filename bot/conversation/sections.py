@@ -99,7 +99,7 @@ def _assumed(est: Estimate, draft: Draft | None) -> bool:
 def leads_with_plan(est: Estimate, draft: Draft | None, lead: Plan | None) -> bool:
     """Whether the verdict is the plan's (`lead`) rather than the assumed format's: it fits
     where the assumed one does not, or runs partly in RAM faster than people read where the
-    assumed one crawls (Qwen3 14B on an 8 GB laptop GPU: Q4_K_M with 31 of 40 layers on it at
+    assumed one does not run or crawls (Qwen3 14B on an 8 GB laptop GPU: Q4_K_M with 31 of 40 layers on it at
     11-16 tokens/s, BF16 at 1 token/s). A plan below 4 bits per weight (a 72B in IQ1_S on
     24 GB) is no verdict to lead with."""
     if lead is None or lead.low_bits or not _assumed(est, draft):
@@ -107,9 +107,7 @@ def leads_with_plan(est: Estimate, draft: Draft | None, lead: Plan | None) -> bo
     if lead.verdict in FITTING:
         return True
     other = (lead.engine, lead.precision) != (est.inputs.engine, est.inputs.precision)
-    return (
-        est.verdict == "offload" and lead.verdict == "offload" and not lead.slow_offload and other
-    )
+    return lead.verdict == "offload" and not lead.slow_offload and other
 
 
 def verdict(

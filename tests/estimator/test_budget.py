@@ -41,3 +41,13 @@ def test_too_small_a_budget_buys_nothing_and_the_cheapest_card_is_named():
     assert best_card(100) is None
     cheapest = cheapest_card()
     assert cheapest is not None and cheapest.gpu.name == "Arc A380" and cheapest.usd == 139
+
+
+def test_a_servers_module_is_not_a_card_one_buys():
+    # 20,000 USD is within the MI300X's 10,000-15,000 USD street price and the H100 SXM's
+    # 25,000-30,000 is not; but both are modules on an 8-GPU baseboard (OAM, SXM), sold as
+    # servers: the pick is a card for a slot (Gaudi 3 at 128 GB, its PCIe card HL-338).
+    pick = best_card(20000)
+    assert pick is not None and pick.gpu.form_factor not in ("sxm", "oam", "superchip")
+    assert pick.gpu.name != "Instinct MI300X"
+    assert all(p.gpu.form_factor not in ("sxm", "oam") for p in _on_sale(laptops=False))

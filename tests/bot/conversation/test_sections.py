@@ -49,3 +49,13 @@ def test_a_plan_partly_in_ram_that_reads_along_leads_one_that_crawls():
     items = verdict(est, "en", d, lead)
     assert items[0].text.startswith("Verdict: fits only with part of it in CPU RAM, in GGUF")
     assert items[1].text.startswith("As released, in BF16 on transformers")
+
+
+def test_a_plan_partly_in_ram_leads_where_the_assumed_format_does_not_run():
+    # Llama 4 Scout (109B, 202 GiB in BF16) on an RTX 5090: Q4_K_M with experts in RAM.
+    d = Draft(model="Llama-4-Scout-17B-16E", task="inference", gpu="GeForce RTX 5090")
+    outcome = answer(d)
+    est, lead = outcome.workload.estimate, _lead(outcome)
+    assert est.verdict == "does_not_fit" and lead.verdict == "offload"
+    items = verdict(est, "en", d, lead)
+    assert items[0].text.startswith("Verdict: fits only with part of it in CPU RAM, in GGUF")
