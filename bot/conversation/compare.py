@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from estimator.engines import canonical
 from estimator.hardware.catalog import find_gpu
 from estimator.planner import ANY, YOURS, Plan
 from estimator.vocabulary import FITTING
@@ -122,6 +123,14 @@ def _plan_of(option: Option, planned: bool) -> Plan | None:
     lead = next((r.plan for r in ans.advice.recommendations if r.rule == "plan_yours"), None)
     if lead is None and planned:
         lead = next((p for p in ans.plans if p.runs and p.hardware in (YOURS, ANY)), None)
+    named = option.draft.engine and (canonical(option.draft.engine) or option.draft.engine)
+    if named and lead is not None and lead.engine != named:
+        # The engine the question named is the one compared ("L40S vs A100 for vLLM"): its
+        # own best plan, else the option as asked.
+        lead = next(
+            (p for p in ans.plans if p.runs and p.hardware in (YOURS, ANY) and p.engine == named),
+            None,
+        )
     return lead
 
 

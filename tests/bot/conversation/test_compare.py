@@ -29,6 +29,17 @@ def test_two_24_gb_cards_for_a_32b_model_are_compared_in_the_4_bit_format_that_f
     assert "either will do" in compare.verdict_line(rows, "en")
 
 
+def test_the_engine_named_is_the_one_compared():
+    # Qwen2.5-32B for 50 users of 4,096 tokens on vLLM: 64 layers x 8 KV heads x 128 x 2 x 2
+    # bytes = 256 KiB per token, 50 GiB of BF16 cache; the A100's 80 GB holds it in FP8 with
+    # an FP8 cache, the L40S's 48 GB not on vLLM, whatever llama.cpp would fit there.
+    rows = _rows("L40S vs A100 80GB for vllm serving qwen2.5 32b, expecting ~50 concurrent users")
+    assert all("llama.cpp" not in (r.plan or "") for r in rows)
+    l40s, a100 = rows
+    assert a100.verdict in ("fits", "tight") and "vLLM" in (a100.plan or "")
+    assert l40s.verdict == "does_not_fit"
+
+
 def test_a_card_that_runs_it_as_asked_beats_one_that_needs_8_bits():
     # Llama-3.1-8B in BF16: 8.03e9 x 2 bytes = 15.0 GiB of weights, over the T4's 15 GiB; the
     # L4's 24 GB holds it. The T4 runs it only in 8 bits (8 GiB of weights), faster per token,
