@@ -125,6 +125,8 @@ def _reading(original: str) -> Reading:
     hardware = any(slots.get(k) for k in ("gpu", "gpu_memory_gb", "apple", "cpu_only", "ram_gb"))
     if label is not None and hardware and "model" not in slots and not slots.get("inverse"):
         act = "own_hardware"
+    if "model" not in slots and lx.search("other_model", low):
+        act = "other_model"
     draft = Draft.model_validate({k: v for k, v in slots.items() if k in Draft.model_fields})
     return Reading(
         draft,

@@ -9,7 +9,8 @@ from typing import Literal
 from .slots import Draft
 
 # "own_hardware": the user describes their machine ("my pc has a 4090 and 64GB RAM").
-Act = Literal["greeting", "help", "thanks", "out_of_scope", "own_hardware"]
+# "other_model": a speech or image model named (Whisper, Stable Diffusion), which is not sized.
+Act = Literal["greeting", "help", "thanks", "out_of_scope", "own_hardware", "other_model"]
 # Why a text cannot be read at all.
 Unreadable = Literal["control_characters", "surrogates"]
 

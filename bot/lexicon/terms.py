@@ -58,6 +58,20 @@ TERMS: dict[str, tuple[str, ...]] = {
     "precision:int8": (r"int8", r"8" + _BITS, r"q8", r"w8a8", r"llm\.int8"),
     "precision:int4": (r"int4", r"4" + _BITS, r"q4", r"w4a16"),
     "gguf": (r"gguf",),
+    # Speech and image models, which the sizer does not compute (it sizes language models).
+    "other_model": (
+        r"whisper",
+        r"stable[\s-]?diffusion",
+        r"sdxl",
+        r"sd[\s-]?(?:1\.5|2\.1|3(?:\.5)?)",
+        r"flux(?:\.1)?[\s-](?:dev|schnell|pro)",
+        r"dall[\s-]?e",
+        r"midjourney",
+        r"yolo(?:v?\d+)?",
+        r"wav2vec2?",
+        r"comfy[\s-]?ui",
+        r"automatic1111",
+    ),
     # The KV cache and its formats.
     "kv": (r"kv[\s_-]?cache", r"kv", r"k/v[\s_-]?cache"),
     "kv:fp8": (r"fp8", r"float8"),

@@ -101,6 +101,22 @@ def test_the_people_at_once_are_the_concurrency_not_the_team_size():
     assert parse("serve 70b models at the same time").concurrency is None  # a size, no people
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how much vram do i need for whisper large-v3",
+        "kan ik stable diffusion xl draaien op een gtx 1660 super met 6gb?",
+        "flux.1 dev on a 3060?",
+    ],
+)
+def test_a_speech_or_image_model_is_said_to_be_outside_what_is_sized(text):
+    assert read(text).act == "other_model"
+
+
+def test_a_language_model_beside_one_is_still_the_question():
+    assert read("llama 3.1 8b and whisper on my 4090").act is None
+
+
 def test_training_tokens_are_not_a_context_length():
     assert parse("fine-tune 7B on 20M tokens").context is None
 
