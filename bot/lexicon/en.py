@@ -181,7 +181,8 @@ LEXICON = Lexicon(
             r"block[\s_-]size",
         ),
         "context_word": (
-            r"context(?:\s+(?:window|length|size))?",
+            # "contxt", "conext": typed fast
+            r"cont?e?xt(?:\s+(?:window|length|size))?",
             r"ctx(?:[\s_-]?(?:len|size))?",
             r"num_ctx",
             r"n_ctx",
