@@ -13,6 +13,7 @@ from estimator.errors import EstimatorError
 from estimator.frameworks import FRAMEWORKS
 from estimator.hardware.catalog import find_gpu
 from estimator.hardware.types import CloudInstance, Machine
+from estimator.planner import biggest
 from estimator.planner import inverse as across
 from estimator.planner.quality import LOW_BITS, LOW_BITS_SOURCE, nominal_bits
 from estimator.precision import weight_format
@@ -62,7 +63,7 @@ def search(
         case "precision":
             return across.best_format(replace(workload, precision=None), machine)
         case "model":
-            return across.biggest_model(workload, machine, purpose)
+            return biggest.biggest_model(workload, machine, purpose)
         case _:
             if machine.gpu is None or machine.kind != "gpu":
                 raise EstimatorError("fit_needs_gpu_kind")

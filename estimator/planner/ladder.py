@@ -20,7 +20,7 @@ from ..precision import weight_format
 from ..result import Estimate
 from ..vocabulary import FITTING, Verdict
 from ..workload import Workload
-from .inverse import smaller_relative
+from .biggest import smaller_relative
 
 MAX_GPUS = 64
 

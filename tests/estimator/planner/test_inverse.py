@@ -5,7 +5,7 @@ import pytest
 
 from estimator.hardware.catalog import machine
 from estimator.models import catalog
-from estimator.planner import inverse
+from estimator.planner import biggest, inverse
 from estimator.precision import weight_bytes, weight_format
 from estimator.workload import Workload
 
@@ -23,41 +23,41 @@ def test_an_moe_ranks_at_the_geometric_mean_of_its_total_and_active_parameters()
     # floor(ln 24.5 / ln 1.2) = 17, below every 32B dense one (class 19: ln 32.8 / ln 1.2 =
     # 19.1); the old ranking by total put it first on a 4090.
     mixtral = _entry("Mixtral-8x7B-v0.1")
-    assert inverse._capability(mixtral)[0] == 17
-    assert inverse._capability(_entry("Qwen3-32B"))[0] == 19
+    assert biggest._capability(mixtral)[0] == 17
+    assert biggest._capability(_entry("Qwen3-32B"))[0] == 19
 
 
 def test_among_one_size_class_the_newer_release_ranks_first():
-    assert inverse._capability(_entry("Qwen3-32B")) > inverse._capability(_entry("QwQ-32B"))
-    assert inverse._capability(_entry("QwQ-32B")) > inverse._capability(_entry("Qwen2.5-32B"))
+    assert biggest._capability(_entry("Qwen3-32B")) > biggest._capability(_entry("QwQ-32B"))
+    assert biggest._capability(_entry("QwQ-32B")) > biggest._capability(_entry("Qwen2.5-32B"))
     # Yi-1.5-34B (34.4B, 2024-05) is one class with Qwen3-32B (32.8B, 2025-04): ln 34.4 / ln 1.2
     # = 19.4, so the newer model ranks first, not the 1.6B larger one.
-    assert inverse._capability(_entry("Qwen3-32B")) > inverse._capability(_entry("Yi-1.5-34B"))
+    assert biggest._capability(_entry("Qwen3-32B")) > biggest._capability(_entry("Yi-1.5-34B"))
     # Llama-3.3-70B (70.6B, class 23) before Qwen2.5-72B (72.7B, class 23, 2024-09).
-    assert inverse._capability(_entry("Llama-3.3-70B")) > inverse._capability(_entry("Qwen2.5-72B"))
+    assert biggest._capability(_entry("Llama-3.3-70B")) > biggest._capability(_entry("Qwen2.5-72B"))
 
 
 def test_a_purpose_keeps_the_models_made_for_it():
-    code = {m.name for m in inverse._current("code")}
+    code = {m.name for m in biggest._current("code")}
     assert {"Qwen2.5-Coder-32B", "Qwen3-Coder-30B-A3B", "Devstral-Small-2507"} <= code
     assert "Qwen3-32B" not in code
     # CodeLlama-34B (2023-08) is older than two years before the catalog's newest model.
     assert "CodeLlama-34B" not in code
     # A question that names no purpose gets general models: no coder, math or vision model.
-    general = {m.name for m in inverse._current()}
+    general = {m.name for m in biggest._current()}
     assert not general & {"Qwen2.5-Coder-32B", "Qwen2.5-Math-72B", "Kimi-Dev-72B"}
 
 
 def test_the_biggest_coding_model_on_a_4090_is_qwen_coder_32b(arch):
     hw = machine(gpu="RTX 4090")
     work = Workload(arch("Qwen2.5-7B"), "inference", context=4096)
-    found = inverse.biggest_model(work, hw, purpose="code")
+    found = biggest.biggest_model(work, hw, purpose="code")
     assert found.value == "Qwen2.5-Coder-32B"
     assert found.baseline is None  # not a general model beside it
 
 
 def test_superseded_generations_and_vision_models_are_not_candidates():
-    names = {m.name for m in inverse._current()}
+    names = {m.name for m in biggest._current()}
     # Released in 2023, more than two years before the catalog's newest (2025-11).
     assert not names & {"Falcon-40B", "CodeLlama-34B", "Llama-2-70B"}
     assert not names & {"Qwen2.5-VL-32B", "Qwen2.5-VL-72B"}
@@ -66,7 +66,7 @@ def test_superseded_generations_and_vision_models_are_not_candidates():
 
 def test_the_biggest_model_on_a_4090_is_a_36b_in_about_4_bits_with_room_to_spare(arch):
     hw = machine(gpu="RTX 4090")
-    found = inverse.biggest_model(Workload(arch("Qwen2.5-7B"), "inference", context=4096), hw)
+    found = biggest.biggest_model(Workload(arch("Qwen2.5-7B"), "inference", context=4096), hw)
     assert found.value == "ByteDance-Seed-OSS-36B"
     est = found.estimate
     assert est is not None and est.verdict == "fits"
@@ -81,7 +81,7 @@ def test_the_biggest_model_on_a_4090_is_a_36b_in_about_4_bits_with_room_to_spare
 
 def test_the_biggest_model_on_eight_h100s_is_llama_405b_in_fp8(arch):
     hw = machine(gpu="H100 SXM5 80GB", gpus=8)
-    found = inverse.biggest_model(Workload(arch("Qwen2.5-7B"), "inference", context=4096), hw)
+    found = biggest.biggest_model(Workload(arch("Qwen2.5-7B"), "inference", context=4096), hw)
     assert found.value == "Llama-3.1-405B"
     est = found.estimate
     assert est is not None and est.inputs.precision == "fp8"
@@ -94,7 +94,7 @@ def test_the_biggest_model_in_a_named_format_is_sized_in_that_format(arch):
     hw = machine(gpu="RTX 4090")
     for named, bits in (("fp8", 8.0), ("int8", 8.0), ("q4_k_m", None)):
         w = Workload(arch("Qwen2.5-7B"), "inference", context=4096, precision=named)
-        found = inverse.biggest_model(w, hw)
+        found = biggest.biggest_model(w, hw)
         fmt = weight_format(found.estimate.inputs.precision)
         if bits is None:
             assert fmt.name == "q4_k_m"
@@ -140,22 +140,22 @@ def test_the_most_users_are_served_by_a_queueing_server(arch):
 
 
 def test_the_smaller_models_of_a_line():
-    assert {m.name for m in inverse.relatives("Llama-3.1-405B")} == {
+    assert {m.name for m in biggest.relatives("Llama-3.1-405B")} == {
         "Llama-3.1-8B",
         "Llama-3.1-70B",
     }
-    distills = {m.name for m in inverse.relatives("DeepSeek-R1")}
+    distills = {m.name for m in biggest.relatives("DeepSeek-R1")}
     assert "DeepSeek-R1-Distill-Qwen-14B" in distills and "DeepSeek-V3" not in distills
     # Same purposes only: no Qwen3-VL or Qwen3-Coder beside Qwen3-235B-A22B.
-    qwen = {m.name for m in inverse.relatives("Qwen3-235B-A22B")}
+    qwen = {m.name for m in biggest.relatives("Qwen3-235B-A22B")}
     assert "Qwen3-32B" in qwen and not any("VL" in n or "Coder" in n for n in qwen)
-    assert inverse.relatives("Kimi-K2-Instruct") == []
+    assert biggest.relatives("Kimi-K2-Instruct") == []
 
 
 def test_deepseek_r1_on_an_8_gb_laptop_gpu_is_a_distill(arch):
     # The 4070 Laptop's 8 GB: the 14B distill in 4 bits (about 8.4 GiB of weights) does not fit,
     # a 7-8B one does.
     hw = machine(gpu="RTX 4070 Laptop", ram_gb=32)
-    found = inverse.smaller_relative(Workload(arch("DeepSeek-R1"), "inference"), hw)
+    found = biggest.smaller_relative(Workload(arch("DeepSeek-R1"), "inference"), hw)
     assert found.value in ("DeepSeek-R1-Distill-Qwen-7B", "DeepSeek-R1-Distill-Llama-8B")
     assert found.estimate is not None and found.estimate.verdict == "fits"
