@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from estimator import budget
 from estimator.errors import EstimatorError
 from estimator.frameworks import ALIASES as FRAMEWORK_ALIASES
+from estimator.hardware.catalog import find_cpu
 from estimator.hardware.catalog import machine as make_machine
 from estimator.hardware.types import Machine
 from estimator.inverse import RAM_SIZES_GB, smallest_ram
@@ -98,6 +99,13 @@ class Outcome:
     ml_notes: tuple[Note, ...] = ()
     options: tuple[Option, ...] = ()  # a comparison: each option answered
     bought: budget.Pick | None = None  # the card a budget buys, when the answer is for it
+
+
+def sold_sized(draft: Draft) -> bool:
+    """A phone or a single-board computer comes in a few RAM sizes: the answer takes the
+    smallest and says which others there are, rather than asking."""
+    platform = find_cpu(draft.cpu) if draft.cpu else None
+    return platform is not None and platform.device
 
 
 def machine(draft: Draft) -> Machine | None:
@@ -277,7 +285,7 @@ def answer(
         on_card = answer(draft, extra_notes, kwh_price, from_profile)
         return replace(on_card, bought=bought)
     work, notes = workload(draft)
-    if draft.cpu_only and draft.ram_gb is None:
+    if draft.cpu_only and draft.ram_gb is None and not sold_sized(draft):
         draft, ram_note = _ram_asked(draft, work)
         notes += (ram_note,)
     box = machine(draft)

@@ -19,6 +19,7 @@ from estimator.precision import weight_format
 from .. import lexicon as lx
 from .. import searches
 from ..i18n import Language
+from .answer import sold_sized
 from .parse import normalise
 from .parse_task import INFERENCE_FORMATS
 from .reading import Act, Reading
@@ -222,7 +223,7 @@ def _missing(draft: Draft) -> tuple[Slot, ...]:
     hardware_needed = draft.inverse in NEED_HARDWARE or (draft.laptop and draft.inverse is None)
     if hardware_needed and not draft.has_hardware() and not buys:
         missing.append("hardware")
-    if draft.cpu_only and draft.ram_gb is None and not draft.asks_ram:
+    if draft.cpu_only and draft.ram_gb is None and not draft.asks_ram and not sold_sized(draft):
         missing.append("ram")
     return tuple(missing)
 

@@ -171,7 +171,7 @@ LEXICON = Lexicon(
             r"accumulat\w*",
             r"ga",
         ),
-        "length_after": (r"seq(?:uence)?[\s_-]?len(?:gth)?",),
+        "length_after": (r"seq(?:uence)?[\s_-]?len(?:gth)?", r"seq"),
         "sequence_length": (
             r"seq(?:uence)?(?:[\s_-]?len(?:gth)?)?",
             r"max[\s_-]seq(?:uence)?[\s_-]?len(?:gth)?",

@@ -107,3 +107,11 @@ def test_how_much_ram_on_a_cpu_is_answered_with_the_least_usual_amount_that_fits
     assert sized.report.estimate.verdict in ("fits", "tight")
     (note,) = [n for n in sized.estimate.assumptions if n.key == "ram_asked"]
     assert note.params["ram_bytes"] == 48 * (1 << 30)
+
+
+def test_a_phone_is_answered_on_the_smallest_ram_it_is_sold_with():
+    # The iPhone 15 Pro comes with 8 GB only; a generic smartphone with 6 to 16 GB.
+    sized = answer(_draft("llama 3.2 1b on iphone 15 pro")).workload
+    assert sized.machine.ram_bytes == 8 * (1 << 30)
+    sized = answer(_draft("kan ik phi-3 mini draaien op mijn telefoon")).workload
+    assert sized.machine.ram_bytes == 6 * (1 << 30)

@@ -168,6 +168,14 @@ def test_cpu_only_needs_the_ram():
     assert turn.missing == ("ram",)
 
 
+def test_a_phone_or_a_board_is_not_asked_its_ram():
+    # They come in a few sizes: the answer takes the smallest and names the others.
+    (turn,) = talk("llama 3.2 1b on iphone 15 pro")
+    assert turn.missing == ()
+    (turn,) = talk("kan ik phi-3 mini draaien op mijn telefoon")
+    assert turn.missing == ()
+
+
 def test_how_much_ram_on_a_cpu_is_the_question_not_a_missing_slot():
     (turn,) = talk("how much ram do i need to run deepseek r1 671b q4 cpu only")
     assert turn.missing == ()

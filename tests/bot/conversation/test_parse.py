@@ -47,6 +47,7 @@ def test_phrasings_written_without_seeing_the_parser(name):
         ("qwen 7b 8k sequentielengte", "context", 8192),
         ("batch 8 sequence length 512", "context", 512),  # the length's own number
         ("llama 8b 32k conext on 4090", "context", 32768),  # typed fast
+        ("unsloth qlora qwen2.5 14b on a 16gb card, 8k seq", "context", 8192),
         ("random forest on 1.5M rows", "rows", 1_500_000),  # rows use decimal M
         ("xgboost op 2,5 miljoen rijen", "rows", 2_500_000),
         ("serve 7B to 16 users", "concurrency", 16),
