@@ -18,6 +18,7 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool, StaticPool
 
@@ -134,7 +135,19 @@ def _sqlite_events(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
         mode = connection.get_execution_options().get(BEGIN_OPTION, "DEFERRED")
-        connection.exec_driver_sql(f"BEGIN {mode}")
+        # On the driver's own cursor: through exec_driver_sql the BEGIN cost as much as the
+        # transaction's statement (measured on pysqlite: 0.027 ms a transaction against 0.013).
+        statement = f"BEGIN {mode}"
+        dbapi = connection.dialect.loaded_dbapi
+        cursor = connection.connection.dbapi_connection.cursor()
+        try:
+            cursor.execute(statement)
+        except dbapi.Error as error:
+            # As SQLAlchemy would raise it: a lock is an OperationalError with the driver's
+            # error inside (what the direct SQLite path looks for to run it again in a thread).
+            raise DBAPIError.instance(statement, None, error, dbapi.Error) from error
+        finally:
+            cursor.close()
 
 
 def _no_checkpoints(engine: Engine) -> None:
