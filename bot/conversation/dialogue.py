@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from estimator import engines
 from estimator.errors import EstimatorError
+from estimator.hardware.catalog import find_gpu
 from estimator.models import catalog, lookup, sizes
 from estimator.precision import weight_format
 
@@ -83,6 +84,15 @@ def _could_be_a_laptop(draft: Draft) -> bool:
     return bool(draft.laptop or draft.apple or (draft.gpu and "laptop" in draft.gpu.lower()))
 
 
+def _desktop_card(draft: Draft) -> bool:
+    """A consumer or workstation card in a desktop: one a user swaps for another in their PC
+    (not a laptop's, a Mac, a CPU or a board, nor a data-centre GPU in a server)."""
+    if not draft.gpu or draft.laptop or draft.apple or draft.cpu_only:
+        return False
+    gpu = find_gpu(draft.gpu)
+    return gpu is not None and not gpu.laptop and gpu.segment in ("consumer", "workstation")
+
+
 def _hardware(draft: Draft) -> Draft:
     return Draft.model_validate(draft.model_dump(include=set(HARDWARE_SLOTS), exclude_none=True))
 
@@ -130,11 +140,11 @@ def _sibling(previous: Draft, msg: Draft) -> Draft:
 
 def _merge(base: Draft, msg: Draft) -> Draft:
     if msg.has_hardware():
-        # A new machine replaces the old one, it does not mix with it; a laptop's or a Mac's RAM
-        # goes with it (a desktop keeps its RAM when the question names another card).
-        machine = ["gpu", "gpus", "gpu_memory_gb", "apple", "cpu", "cpu_only"]
-        if _could_be_a_laptop(base):
-            machine += ["laptop", "ram_gb"]
+        # A new machine replaces the old one, it does not mix with it, and its RAM goes with it
+        # unless one desktop card takes another's place in the same PC.
+        machine = ["gpu", "gpus", "gpu_memory_gb", "apple", "cpu", "cpu_only", "laptop"]
+        if not (_desktop_card(base) and _desktop_card(msg)):
+            machine.append("ram_gb")
         base = base.model_copy(update=dict.fromkeys(machine))
     elif msg.cloud:
         # Renting: a Mac, a laptop or a CPU is not what is rented, nor its RAM.

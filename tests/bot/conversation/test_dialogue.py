@@ -89,13 +89,20 @@ def test_new_hardware_replaces_the_old_machine():
     assert (d.apple, d.gpu, d.gpus) == ("M3 Max 128GB", None, None)
 
 
-def test_a_laptops_ram_goes_with_it_a_desktops_stays():
+def test_a_machines_ram_goes_with_it_unless_a_desktop_card_is_swapped():
     *_, turn = talk("my laptop has 16gb ram no gpu, can i run mistral 7b", "and on an rtx 4090?")
     d = turn.state.draft
     assert (d.gpu, d.laptop, d.ram_gb, d.cpu_only) == ("GeForce RTX 4090", None, None, None)
     *_, turn = talk("llama 3 70b on a 3090 with 64gb ram", "what about a 4090")
     d = turn.state.draft
     assert (d.gpu, d.ram_gb) == ("GeForce RTX 4090", 64)
+    # Nor does a board's or a desktop's RAM come along to a Mac or a server GPU.
+    *_, turn = talk("llama 3.2 3b on a raspberry pi 5 8gb", "qwen2.5 32b on an rtx a6000")
+    assert (turn.state.draft.gpu, turn.state.draft.ram_gb) == ("RTX A6000", None)
+    *_, turn = talk("llama 3 70b on a 3090 with 64gb ram", "and on an M2 Ultra 192GB")
+    assert (turn.state.draft.apple, turn.state.draft.ram_gb) == ("M2 Ultra 192GB", None)
+    *_, turn = talk("llama 3 70b on a 3090 with 64gb ram", "and on an h100")
+    assert turn.state.draft.ram_gb is None
 
 
 def test_renting_drops_the_mac_it_cannot_rent():
