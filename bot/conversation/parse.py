@@ -21,6 +21,8 @@ from estimator.vocabulary import (
     MIN_MEMORY_GB,
 )
 
+from storage.checks import CONTROL_IN_TEXT
+
 from .. import lexicon as lx
 from . import (
     language,
@@ -41,10 +43,8 @@ MAX_TEXT = 2000
 # about 20 MB; a question is a tenth of that.
 READINGS_KEPT = 4096
 # What no message may hold, found at C speed (asked per character, 0.4 ms a message): a lone
-# surrogate, and Unicode's control characters (category Cc, U+0000-U+001F and U+007F-U+009F)
-# other than line breaks and tabs.
+# surrogate, and the control characters stored text may not hold either.
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _QUESTION_SLOTS = frozenset(Draft.model_fields) - {"language"}
 _NEGATIVE = re.compile(
     r"(?:^|(?<=[\s(]))-\s*(\d{1,19}(?:[.,]\d+)?)\s*"
@@ -74,7 +74,7 @@ def unreadable(text: str) -> Unreadable | None:
     other than line breaks and tabs."""
     if _SURROGATE.search(text):
         return "surrogates"
-    if _CONTROL.search(text):
+    if CONTROL_IN_TEXT.search(text):
         return "control_characters"
     return None
 
