@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
 import sqlite3
-import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import URL, Connection
@@ -41,74 +40,17 @@ R = TypeVar("R")
 CHECKPOINT_EVERY = 300
 _CHECKPOINT = "PRAGMA wal_checkpoint(PASSIVE)"
 _LOCKED = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-_Job = tuple[Callable[[], Any], asyncio.AbstractEventLoop | None, "asyncio.Future[Any] | None"]
-
-
-def _settle(future: asyncio.Future[Any], outcome: Any, error: BaseException | None) -> None:
-    if future.done():  # the awaiting side gave up
-        return
-    if error is None:
-        future.set_result(outcome)
-    else:
-        future.set_exception(error)
 
 
 def _locked(error: OperationalError) -> bool:
     return getattr(error.orig, "sqlite_errorcode", None) in _LOCKED
 
 
-class _Worker:
-    """One thread that runs what it is handed, in order."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    async def run(self, work: Callable[[], R]) -> R:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[R] = loop.create_future()
-        self._hand(work, loop, future)
-        return await future
-
-    def submit(self, work: Callable[[], object]) -> None:
-        """Runs `work` when its turn comes, with nobody waiting for it."""
-        self._hand(work, None, None)
-
-    def _hand(
-        self,
-        work: Callable[[], Any],
-        loop: asyncio.AbstractEventLoop | None,
-        future: asyncio.Future[Any] | None,
-    ) -> None:
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
-                self._thread.start()
-        self._jobs.put((work, loop, future))
-
-    def _serve(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            work, loop, future = job
-            outcome, error = None, None
-            try:
-                outcome = work()
-            except BaseException as exc:  # handed to the awaiting side
-                error = exc
-            if future is None or loop is None:
-                if error is not None:
-                    log.warning("background database work failed: %s", type(error).__name__)
-            elif not loop.is_closed():
-                loop.call_soon_threadsafe(_settle, future, outcome, error)
-
-    def stop(self) -> None:
-        """Ends the thread once what it was handed is done."""
-        with self._lock:
-            thread, self._thread = self._thread, None
-        if thread is not None:
-            self._jobs.put(None)
-            thread.join()
+def _logged(done: Future[Any]) -> None:
+    """Background work (the checkpoint) has nobody awaiting it: its failure is logged."""
+    error = done.exception()
+    if error is not None:
+        log.warning("background database work failed: %s", type(error).__name__)
 
 
 class SqliteDirect:
@@ -122,8 +64,12 @@ class SqliteDirect:
         self._engines = (direct, waiting)
         self._direct = {w: sqlite_begin(direct, "IMMEDIATE" if w else "DEFERRED") for w in (0, 1)}
         self._waiting = {w: sqlite_begin(waiting, "IMMEDIATE" if w else "DEFERRED") for w in (0, 1)}
-        # Reads never wait behind a write that waits for another process's lock.
-        self._workers = {0: _Worker("sqlite-read"), 1: _Worker("sqlite-write")}
+        # One thread each, in order; reads never wait behind a write that waits for another
+        # process's lock.
+        self._workers = {
+            w: ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+            for w, name in ((0, "sqlite-read"), (1, "sqlite-write"))
+        }
         self._commits = 0
 
     async def run(self, work: Callable[[Connection], R], *, write: bool) -> R:
@@ -139,11 +85,12 @@ class SqliteDirect:
                 with engine.begin() as connection:
                     return work(connection)
 
-            return await self._workers[write].run(waiting)
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._workers[write], waiting)
         if write:
             self._commits += 1
             if self._commits % CHECKPOINT_EVERY == 0:
-                self._workers[1].submit(self._checkpoint)
+                self._workers[1].submit(self._checkpoint).add_done_callback(_logged)
         return outcome
 
     def _checkpoint(self) -> None:
@@ -157,6 +104,6 @@ class SqliteDirect:
 
     def close(self) -> None:
         for worker in self._workers.values():
-            worker.stop()
+            worker.shutdown(wait=True)
         for engine in self._engines:
             engine.dispose()
