@@ -9,6 +9,7 @@ past the config's (estimator/models/rope.py)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
@@ -201,16 +202,36 @@ def find(text: str) -> CatalogModel | None:
 
 def sibling(name: str, size: str) -> CatalogModel | None:
     """The model of `name`'s family that has `size` in its name ("120B" beside gpt-oss-20b:
-    gpt-oss-120b), else of its line, the models named after it ("14B" beside DeepSeek-R1:
-    DeepSeek-R1-Distill-Qwen-14B); None when neither has one."""
+    gpt-oss-120b), else of its line ("14B" beside DeepSeek-R1: DeepSeek-R1-Distill-Qwen-14B);
+    None when neither has one."""
     model = find(name)
     if model is None:
         return None
     want = size.lower()
-    sized = [m for m in models() if want in tokens(m.name)]
-    return next((m for m in sized if m.family == model.family), None) or next(
-        (m for m in sized if m.name.startswith(f"{model.name}-")), None
-    )
+    return next(
+        (m for m in models() if m.family == model.family and want in tokens(m.name)), None
+    ) or next((m for m, _ in line(model) if want in tokens(m.name)), None)
+
+
+# A model's size in its name ("405b", "8x22b", "0.5b"): where its line's name ends.
+_NAME_SIZE = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?[bm]$")
+
+
+def line(model: CatalogModel) -> list[tuple[CatalogModel, bool]]:
+    """The models of `model`'s line, whose names start with its name up to its size
+    (Llama-3.1-405B: Llama-3.1-70B, -8B and Llama-3.1-Nemotron-70B; DeepSeek-R1: the R1
+    distills), each with whether it is one of the line's own sizes (Llama-3.1-70B) rather than
+    a fine-tune named after it."""
+    words = []
+    for word in tokens(model.name):
+        if _NAME_SIZE.match(word):
+            break
+        words.append(word)
+    if not words:
+        return []
+    prefix = tuple(words)
+    named = ((m, tokens(m.name)) for m in models())
+    return [(m, len(t) == len(prefix) + 1) for m, t in named if t[: len(prefix)] == prefix]
 
 
 def suggest(text: str) -> list[str]:

@@ -6,14 +6,12 @@ the smaller models of a line, offered when the one asked does not run."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import replace
 
 from .. import engines, inverse
 from ..errors import EstimatorError
 from ..hardware.types import Machine
 from ..models import catalog
-from ..names import tokens
 from ..precision import weight_bytes, weight_format
 from ..resolve import INT_WORDS, resolve
 from ..speed import inference_speed
@@ -67,36 +65,20 @@ def _current(purpose: str | None = None) -> list[catalog.CatalogModel]:
     return sorted(current, key=_capability, reverse=True)
 
 
-# A model's size in its name ("405b", "8x22b", "0.5b"): where its line's name ends.
-_NAME_SIZE = re.compile(r"^(?:\d+x)?\d+(?:\.\d+)?[bm]$")
-
-
 def relatives(name: str) -> list[catalog.CatalogModel]:
-    """The smaller models of `name`'s line: the catalog models whose names start with its name
-    up to its size (Llama-3.1-405B: Llama-3.1-70B and -8B; DeepSeek-R1: the R1 distills) and
-    that are made for the same purposes."""
+    """The smaller models of `name`'s line (catalog.line: Llama-3.1-405B: Llama-3.1-70B and
+    -8B; DeepSeek-R1: the R1 distills) that are made for the same purposes."""
     entry = catalog.find(name)
     if entry is None:
         return []
-    words = tokens(entry.name)
-    line = []
-    for word in words:
-        if _NAME_SIZE.match(word):
-            break
-        line.append(word)
-    if not line:
-        return []
     size = entry.architecture.params
     found = [
-        m
-        for m in catalog.models()
-        if tokens(m.name)[: len(line)] == tuple(line)
-        and m.architecture.params < size
-        and m.purposes == entry.purposes
+        (m, own)
+        for m, own in catalog.line(entry)
+        if m.architecture.params < size and m.purposes == entry.purposes
     ]
     # The line's own sizes (Llama-3.1-70B) before its fine-tunes (Llama-3.1-Nemotron-70B).
-    plain = [m for m in found if len(tokens(m.name)) == len(line) + 1]
-    return plain or found
+    return [m for m, own in found if own] or [m for m, _ in found]
 
 
 def smaller_relative(w: Workload, m: Machine) -> Answer[str]:
