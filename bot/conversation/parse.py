@@ -20,7 +20,6 @@ from estimator.vocabulary import (
     MAX_SEQUENCES,
     MIN_MEMORY_GB,
 )
-
 from storage.checks import CONTROL_IN_TEXT
 
 from .. import lexicon as lx
