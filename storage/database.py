@@ -15,7 +15,7 @@ from contextlib import asynccontextmanager, nullcontext
 from typing import NoReturn, TypeVar
 
 from sqlalchemy import text
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import URL
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -23,6 +23,7 @@ from .engine import make_engine, sqlite_begin
 from .errors import StorageError
 from .settings import StorageSettings, database_url
 from .sqlite_direct import SqliteDirect
+from .sqlite_statements import Statements
 
 R = TypeVar("R")
 
@@ -61,13 +62,14 @@ class Database:
         async with self._turn(), guard(self.url), self._writer() as session, session.begin():
             yield session
 
-    async def run(self, work: Callable[[Connection], R], *, write: bool) -> R:
-        """`work(connection)` in one Core transaction (committed at the end when all went
+    async def run(self, work: Callable[[Statements], R], *, write: bool) -> R:
+        """`work(statements)` in one Core transaction (committed at the end when all went
         well), for the hot paths (claiming an update, a message's context, saving its turn):
         without the ORM's unit of work a call costs about half as much, and on SQLite the
-        whole transaction runs on a synchronous connection (storage.sqlite_direct) instead of
-        handing each statement to aiosqlite's thread. On PostgreSQL `work` runs over asyncpg
-        through SQLAlchemy's greenlet bridge. `work` does SQL only: it may run twice."""
+        whole transaction runs on the driver's synchronous connection (storage.sqlite_direct)
+        instead of handing each statement to aiosqlite's thread. On PostgreSQL `work` runs
+        over asyncpg through SQLAlchemy's greenlet bridge. `work` does SQL only: it may run
+        twice."""
         async with self._turn() if write else nullcontext(), guard(self.url):
             if self._sqlite is not None:
                 return await self._sqlite.run(work, write=write)
@@ -89,8 +91,7 @@ class Database:
 
     async def close(self) -> None:
         if self._sqlite is not None:
-            # Waits for a transaction still in its thread, which may wait for a lock.
-            await asyncio.to_thread(self._sqlite.close)
+            await self._sqlite.close()
         await self.engine.dispose()
 
 

@@ -28,10 +28,12 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from sqlalchemy.engine import URL, Connection
+from sqlalchemy.engine import URL
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.pool import PoolProxiedConnection
 
-from .engine import sqlite_begin, sync_sqlite_engine
+from .engine import sync_sqlite_engine
+from .sqlite_statements import Begin, Compiler, Statements, transaction
 
 log = logging.getLogger(__name__)
 R = TypeVar("R")
@@ -53,57 +55,74 @@ def _logged(done: Future[Any]) -> None:
         log.warning("background database work failed: %s", type(error).__name__)
 
 
+def _driver(connection: PoolProxiedConnection) -> sqlite3.Connection:
+    driver = connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)  # the engines are pysqlite's
+    return driver
+
+
 class SqliteDirect:
-    """`await run(work, write=...)`: `work(connection)` in one transaction on the SQLite file
-    of `url` (BEGIN IMMEDIATE for writes, so that a writer takes the lock up front or not at
-    all). `work` must do only SQL: it may run twice (rolled back the first time)."""
+    """`await run(work, write=...)`: `work(statements)` in one transaction on the SQLite file of
+    `url` (BEGIN IMMEDIATE for writes, so that a writer takes the lock up front or not at
+    all), on the driver's connection (storage.sqlite_statements). `work` must do only SQL: it
+    may run twice (rolled back the first time)."""
 
     def __init__(self, url: URL) -> None:
-        direct = sync_sqlite_engine(url, waits=False)
-        waiting = sync_sqlite_engine(url)
-        self._engines = (direct, waiting)
-        self._direct = {w: sqlite_begin(direct, "IMMEDIATE" if w else "DEFERRED") for w in (0, 1)}
-        self._waiting = {w: sqlite_begin(waiting, "IMMEDIATE" if w else "DEFERRED") for w in (0, 1)}
+        self._direct_engine = sync_sqlite_engine(url, waits=False)
+        self._waiting_engine = sync_sqlite_engine(url)
+        self._compiler = Compiler(self._direct_engine.dialect)
+        # Opened on first use, on the event loop's thread (sqlite3 ties it to its thread),
+        # and kept: checking it out of the pool for every transaction cost more than a read.
+        self._direct: PoolProxiedConnection | None = None
         # One thread each, in order; reads never wait behind a write that waits for another
         # process's lock.
         self._workers = {
             w: ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-            for w, name in ((0, "sqlite-read"), (1, "sqlite-write"))
+            for w, name in ((False, "sqlite-read"), (True, "sqlite-write"))
         }
         self._commits = 0
 
-    async def run(self, work: Callable[[Connection], R], *, write: bool) -> R:
+    async def run(self, work: Callable[[Statements], R], *, write: bool) -> R:
+        begin: Begin = "IMMEDIATE" if write else "DEFERRED"
         try:
-            with self._direct[write].begin() as connection:
-                outcome = work(connection)
+            if self._direct is None:  # opening sets WAL, which may meet a lock too
+                self._direct = self._direct_engine.raw_connection()
+            outcome = transaction(_driver(self._direct), self._compiler, begin, work)
         except OperationalError as error:
             if not _locked(error):
                 raise
-            engine = self._waiting[write]
-
-            def waiting() -> R:
-                with engine.begin() as connection:
-                    return work(connection)
-
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._workers[write], waiting)
+            return await loop.run_in_executor(self._workers[write], self._waiting, begin, work)
         if write:
             self._commits += 1
             if self._commits % CHECKPOINT_EVERY == 0:
-                self._workers[1].submit(self._checkpoint).add_done_callback(_logged)
+                self._workers[True].submit(self._checkpoint).add_done_callback(_logged)
         return outcome
 
-    def _checkpoint(self) -> None:
-        # On the driver's connection: SQLAlchemy would begin a transaction first, and SQLite
-        # refuses to checkpoint inside one.
-        connection = self._engines[1].raw_connection()
+    def _waiting(self, begin: Begin, work: Callable[[Statements], R]) -> R:
+        connection = self._waiting_engine.raw_connection()
         try:
-            connection.cursor().execute(_CHECKPOINT)
+            return transaction(_driver(connection), self._compiler, begin, work)
         finally:
             connection.close()
 
-    def close(self) -> None:
+    def _checkpoint(self) -> None:
+        connection = self._waiting_engine.raw_connection()
+        try:
+            _driver(connection).execute(_CHECKPOINT)
+        finally:
+            connection.close()
+
+    async def close(self) -> None:
+        if self._direct is not None:
+            # On the thread that opened it (the loop's): sqlite3 refuses any other.
+            self._direct.close()
+            self._direct = None
+            self._direct_engine.dispose()
+        # Waits for a transaction still in its thread, which may wait for a lock.
+        await asyncio.to_thread(self._shut)
+
+    def _shut(self) -> None:
         for worker in self._workers.values():
             worker.shutdown(wait=True)
-        for engine in self._engines:
-            engine.dispose()
+        self._waiting_engine.dispose()

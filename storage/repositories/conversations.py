@@ -6,12 +6,12 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import delete
-from sqlalchemy.engine import Connection
 
 from .. import checks
 from ..database import Database
 from ..models import ConversationStateRow, utcnow
 from ..schemas import ConversationState
+from ..sqlite_statements import Statements
 from . import convert
 from .counts import rowcount
 from .dialect import insert_on_conflict
@@ -25,7 +25,7 @@ _PUT_STATE = insert_on_conflict(
 
 
 def put_state(
-    connection: Connection, chat_id: int, user_id: int, state: dict[str, Any]
+    connection: Statements, chat_id: int, user_id: int, state: dict[str, Any]
 ) -> ConversationState:
     """Stores `state`, replacing what was there, in one statement (an upsert) in the caller's
     transaction."""

@@ -12,13 +12,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, insert, select, true
-from sqlalchemy.engine import Connection, Row
 
 from .. import checks
 from ..database import Database
 from ..errors import StorageError
 from ..models import ChatRow, ConversationStateRow, ProfileRow, QueryRow, UserRow, utcnow
 from ..schemas import Chat, ChatType, ConversationState, NewQuery, Platform, Profile, User
+from ..sqlite_statements import Statements
 from . import convert
 from .chats import ChatRepository
 from .conversations import put_state
@@ -109,27 +109,27 @@ class TurnRepository:
     ) -> None:
         """Stores the conversation's new state and the question, in one transaction."""
 
-        def write(connection: Connection) -> None:
+        def write(connection: Statements) -> None:
             stored = put_state(connection, chat_id, user_id, state)
             connection.execute(_SAVE_QUERY, {**query.model_dump(), "created_at": stored.updated_at})
 
         await self._db.run(write, write=True)
 
-    async def _read(self, params: dict[str, str]) -> Row[Any] | None:
+    async def _read(self, params: dict[str, str]) -> Any:
         return await self._db.run(
             lambda connection: connection.execute(_LOAD, params).first(), write=False
         )
 
 
-def _columns(row: Row[Any], part: str) -> SimpleNamespace:
+def _columns(row: Any, part: str) -> SimpleNamespace:
     """One table's share of the joined row, as a row of that table for `convert`."""
     prefix = f"{part}_"
     return SimpleNamespace(
-        **{k.removeprefix(prefix): v for k, v in row._mapping.items() if k.startswith(prefix)}
+        **{k.removeprefix(prefix): v for k, v in row._asdict().items() if k.startswith(prefix)}
     )
 
 
-def _context(row: Row[Any], max_age: timedelta | None) -> TurnContext:
+def _context(row: Any, max_age: timedelta | None) -> TurnContext:
     user, chat = convert.user(_columns(row, "user")), convert.chat(_columns(row, "chat"))
     state = None
     fresh = max_age is None or (

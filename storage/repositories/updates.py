@@ -12,11 +12,11 @@ from datetime import timedelta
 from functools import partial
 
 from sqlalchemy import delete
-from sqlalchemy.engine import Connection
 
 from .. import checks
 from ..database import Database
 from ..models import ProcessedUpdateRow, utcnow
+from ..sqlite_statements import Statements
 from .counts import rowcount
 from .dialect import insert_on_conflict
 
@@ -29,7 +29,7 @@ _CLAIM = insert_on_conflict(
 )
 
 
-def _claim(values: dict[str, object], connection: Connection) -> bool:
+def _claim(values: dict[str, object], connection: Statements) -> bool:
     return connection.execute(_CLAIM, values).first() is not None
 
 
