@@ -18,7 +18,6 @@ from typing import Any, Literal, TypeVar
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool, StaticPool
 
@@ -73,8 +72,9 @@ def make_engine(url: URL, *, pooled: bool = True) -> AsyncEngine:
 
 
 def sync_sqlite_engine(url: URL, *, waits: bool = True) -> Engine:
-    """A synchronous engine (the sqlite3 driver) on the SQLite file of `url`, with the same
-    pragmas and BEGIN modes as `make_engine`'s (storage.sqlite_direct).
+    """A synchronous engine (the sqlite3 driver) on the SQLite file of `url`, whose connections
+    get the same pragmas as `make_engine`'s (storage.sqlite_direct, which begins their
+    transactions itself: storage.sqlite_statements).
 
     `waits`: its connections wait up to the busy timeout for another connection's lock, and
     may be used from any one thread at a time. Otherwise it is one connection for the event
@@ -135,19 +135,7 @@ def _sqlite_events(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
         mode = connection.get_execution_options().get(BEGIN_OPTION, "DEFERRED")
-        # On the driver's own cursor: through exec_driver_sql the BEGIN cost as much as the
-        # transaction's statement (measured on pysqlite: 0.027 ms a transaction against 0.013).
-        statement = f"BEGIN {mode}"
-        dbapi = connection.dialect.loaded_dbapi
-        cursor = connection.connection.dbapi_connection.cursor()
-        try:
-            cursor.execute(statement)
-        except dbapi.Error as error:
-            # As SQLAlchemy would raise it: a lock is an OperationalError with the driver's
-            # error inside (what the direct SQLite path looks for to run it again in a thread).
-            raise DBAPIError.instance(statement, None, error, dbapi.Error) from error
-        finally:
-            cursor.close()
+        connection.exec_driver_sql(f"BEGIN {mode}")
 
 
 def _no_checkpoints(engine: Engine) -> None:

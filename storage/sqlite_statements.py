@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar
 
 from sqlalchemy.engine import Dialect
-from sqlalchemy.exc import DBAPIError, NoResultFound, StatementError
+from sqlalchemy.exc import DBAPIError, MultipleResultsFound, NoResultFound, StatementError
 from sqlalchemy.sql import Executable
 
 R = TypeVar("R")
@@ -105,8 +105,10 @@ class _Rows:
         return self._rows[0] if self._rows else None
 
     def one(self) -> Any:
-        if len(self._rows) != 1:
-            raise NoResultFound(f"expected one row, found {len(self._rows)}")
+        if not self._rows:
+            raise NoResultFound("expected one row, found none")
+        if len(self._rows) > 1:
+            raise MultipleResultsFound(f"expected one row, found {len(self._rows)}")
         return self._rows[0]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, insert, literal, select
-from sqlalchemy.exc import IntegrityError, NoResultFound
+from sqlalchemy.exc import IntegrityError, MultipleResultsFound, NoResultFound
 
 from storage import Storage, StorageError
 from storage.models import ConversationStateRow, ProfileRow, QueryRow, UserRow
@@ -150,6 +150,10 @@ def test_a_column_default_the_driver_cannot_compute_is_refused(database):
 def test_one_wants_exactly_one_row(database):
     _, connection, compiler = database
     with pytest.raises(NoResultFound):
+        transaction(connection, compiler, "DEFERRED", lambda d: d.execute(select(USERS), {}).one())
+    for external_id in ("1", "2"):
+        transaction(connection, compiler, "IMMEDIATE", lambda d, e=external_id: new_user(d, e, {}))
+    with pytest.raises(MultipleResultsFound):
         transaction(connection, compiler, "DEFERRED", lambda d: d.execute(select(USERS), {}).one())
 
 
