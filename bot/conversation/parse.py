@@ -300,6 +300,12 @@ def _inverse(low: str, found: Found) -> None:
             "largest_model",
         ),
         (rf"\b{longest}\s+(?:\w+\s+)?{lx.fragment('context_word')}", "max_context"),
+        # "what context can I get", "welke context kan ik krijgen", "wat voor context past er".
+        (
+            rf"\b{which}\s+(?:\w+\s+)?{lx.fragment('context_word')}\s+"
+            rf"(?:{lx.fragment('context_on_offer')})\b",
+            "max_context",
+        ),
         (rf"\b{how_many}\s+(?:\w+\s+)?{lx.fragment('users')}", "max_concurrency"),
         (rf"\b{lx.fragment('batch_question')}\b", "max_batch"),
         (rf"\b{which}\s+{lx.fragment('quantization_word')}\b", "best_precision"),

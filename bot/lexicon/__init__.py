@@ -85,6 +85,8 @@ LANGUAGE_CONCEPTS = frozenset(
         "faster",
         "needed",
         "longest",
+        # after "what context": asking how much of it the hardware gives ("can I get")
+        "context_on_offer",
         "how_many",
         "batch_question",
         "users",

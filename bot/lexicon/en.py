@@ -329,6 +329,11 @@ LEXICON = Lexicon(
             r"how\s+long",
             r"how\s+much",
         ),
+        "context_on_offer": (
+            r"(?:can|could|will|would|do)\s+(?:i|we|you)\s+(?:get|fit|run|use|have)",
+            r"fits?",
+            r"is\s+possible",
+        ),
         "how_many": (r"how\s+many", r"max(?:imum)?", r"most"),
         "users": (
             r"users?",

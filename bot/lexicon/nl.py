@@ -272,6 +272,12 @@ LEXICON = Lexicon(
             r"hoe\s+lang\w*",
             r"hoeveel",
         ),
+        "context_on_offer": (
+            r"(?:kan|kun|kunnen)\s+(?:ik|we|je|jullie)\s+(?:\w+\s+)?(?:krijgen|halen|gebruiken|draaien)",
+            r"krijg\s+(?:ik|je)",
+            r"past(?:\s+er)?",
+            r"is\s+(?:er\s+)?mogelijk",
+        ),
         "how_many": (r"hoeveel", r"max(?:imaal)?", r"meeste"),
         "users": (
             r"gebruikers?",

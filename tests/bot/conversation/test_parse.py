@@ -93,6 +93,23 @@ def test_how_big_a_model_asks_for_the_biggest_that_runs(text):
     assert parse(text).inverse == "largest_model"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what context can i get for mistral small 24b on 24gb",
+        "what ctx fits for gemma 3 12b on a 16gb card",
+        "welke context kan ik krijgen met qwen3 8b op mijn 4060 ti 16gb",
+        "wat voor context past er voor llama 3.1 8b op een 3090",
+    ],
+)
+def test_what_context_the_hardware_gives_asks_for_the_longest(text):
+    assert parse(text).inverse == "max_context"
+
+
+def test_what_context_is_assumed_is_no_search():
+    assert parse("what context do you assume for llama 3 8b on a 4090").inverse is None
+
+
 def test_the_people_at_once_are_the_concurrency_not_the_team_size():
     text = (
         "we're a small startup (~15 ppl), ~200 employees total, maybe 20-30 using it at the "
