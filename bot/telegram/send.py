@@ -63,17 +63,14 @@ class Sender:
         chunks: list[str],
         markup: InlineKeyboardMarkup | None = None,
         to: Message | None = None,
-    ) -> Message | None:
-        """The chunks as HTML messages, the buttons on the last; returns the last one sent
-        (None when it was kept for later)."""
+    ) -> None:
+        """The chunks as HTML messages, the buttons on the last."""
         where = _placement(to)
-        last: Message | None = None
         for i, chunk in enumerate(chunks):
             params: dict[str, Any] = {"text": chunk, "parse_mode": ParseMode.HTML, **where}
             if markup is not None and i == len(chunks) - 1:
                 params["reply_markup"] = markup.to_dict()
-            last = await self._send(chat_id, "sendMessage", params)
-        return last
+            await self._send(chat_id, "sendMessage", params)
 
     async def text(
         self,
@@ -81,9 +78,9 @@ class Sender:
         plain: str,
         markup: InlineKeyboardMarkup | None = None,
         to: Message | None = None,
-    ) -> Message | None:
+    ) -> None:
         """Plain text from the catalogs (escaped here), with optional buttons."""
-        return await self.messages(chat_id, html.split(plain.split("\n")), markup, to)
+        await self.messages(chat_id, html.split(plain.split("\n")), markup, to)
 
     async def reply(
         self,

@@ -17,7 +17,7 @@ import asyncio
 import logging
 from typing import Any
 
-from telegram import Update
+from telegram import Bot, Update
 from telegram.error import TimedOut
 from telegram.ext import ExtBot
 
@@ -57,3 +57,10 @@ class TolerantBot(ExtBot):
             log.warning("dropped an update that does not parse (update_id %s)", update_id)
             return {"update_id": update_id if isinstance(update_id, int) else 0}
         return raw
+
+
+async def post_json(bot: Bot, endpoint: str, params: dict[str, Any]) -> Any:
+    """`endpoint` with JSON parameters as they are, through the bot's rate limiter and
+    retries; the raw result. Bot.do_api_request would do the same but warns for every method
+    PTB has a function for."""
+    return await bot._post(endpoint, params)
