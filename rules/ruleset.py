@@ -137,7 +137,9 @@ RULES: tuple[Rule, ...] = (
         lambda: (
             _llm()
             & (m.task == "training")
+            # An Apple chip trains on its own GPU: the answer's time is that GPU's, not a CPU's.
             & (m.device != "gpu")
+            & (m.device != "apple")
             & (m.params_m >= BILLION_M)
             & (m.cpu_hours_low > 0)
         ),
@@ -358,7 +360,13 @@ RULES: tuple[Rule, ...] = (
     Rule(
         "apple_working_set",
         45,
-        lambda: _llm() & (m.device == "apple") & (m.per_device_bytes > m.usable_bytes * 0.8),
+        # Close to the limit, not past it: past it the verdict and the plans say what to do.
+        lambda: (
+            _llm()
+            & (m.device == "apple")
+            & (m.per_device_bytes > m.usable_bytes * 0.8)
+            & (m.per_device_bytes <= m.usable_bytes)
+        ),
         group="hardware",
     ),
     # Cost notes.

@@ -17,6 +17,9 @@ tensorlist").
 from __future__ import annotations
 
 PAGED = frozenset({"paged_adamw", "paged_adamw_8bit"})
+# bitsandbytes' optimizers: CUDA kernels, with its other backends for GPUs (ROCm, Intel); its
+# installation guide lists macOS support as work in progress.
+BITSANDBYTES = frozenset({"adamw_8bit", *PAGED})
 
 
 def optimizer_bytes(name: str, param_bytes: float) -> float:

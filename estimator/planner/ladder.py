@@ -52,10 +52,13 @@ def _try(name: str, w: Workload, m: Machine | None, **params: Any) -> Alternativ
 def fused_loss(w: Workload, m: Machine, asked: Estimate) -> Alternative | None:
     """The run with Liger's fused linear cross-entropy, on a framework that takes it and a loss
     that keeps the logits of every token (transformers' cross-entropy upcasts them to fp32 and
-    keeps their gradient: about 12 bytes a token a vocabulary entry)."""
+    keeps their gradient: about 12 bytes a token a vocabulary entry). On GPUs only: Liger's
+    kernels are Triton's (linkedin/Liger-Kernel: CUDA and ROCm)."""
     i = asked.inputs
     framework = FRAMEWORKS.get(i.engine)
     if i.task != "training" or i.liger or framework is None or "liger" not in framework.options:
+        return None
+    if m.kind != "gpu":
         return None
     return _try("fused_loss", replace(w, liger=True), m)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import EstimatorError
 from ..estimate import estimate
+from ..frameworks.optimizers import BITSANDBYTES
 from ..hardware.types import Machine
 from ..result import Estimate, Inputs
 from ..vocabulary import FITTING, Method
@@ -56,12 +57,23 @@ def _estimate(w: Workload, m: Machine | None) -> Estimate | None:
 _QLORA_OFFLOAD = dict(distributed="fsdp", offload=True)
 
 
-def _settings(method: str, gpus: int) -> tuple[dict[str, Any], ...]:
+def _settings(method: str, m: Machine | None) -> tuple[dict[str, Any], ...]:
+    gpus = m.count if m is not None and m.kind == "gpu" else 1
     if gpus > 1 and method == "qlora":
         return (dict(), *_SHARDED[:-1], _QLORA_OFFLOAD, _SHARDED[-1])
     if gpus > 1:
         return ((dict(),) if method != "full" else ()) + _SHARDED
-    return _SINGLE if method == "full" else _SINGLE_ADAPTERS
+    single = _SINGLE if method == "full" else _SINGLE_ADAPTERS
+    return tuple(s for s in single if _runs_on(s, m))
+
+
+def _runs_on(settings: dict[str, Any], m: Machine | None) -> bool:
+    """Whether a setting is something to try on the machine. Without a GPU of its own (an Apple
+    chip, a CPU) not bitsandbytes' optimizers, written for GPUs, nor the optimizer moved to CPU
+    RAM: that RAM is the memory the model is in already (Apple's unified memory)."""
+    if m is None or m.kind == "gpu":
+        return True
+    return not settings.get("offload") and settings.get("optimizer") not in BITSANDBYTES
 
 
 def options(w: Workload, m: Machine | None) -> Iterator[Option]:
@@ -72,7 +84,6 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     asked = _estimate(w, m)
     if asked is not None:
         yield Option(w, m, asked)
-    gpus = m.count if m is not None and m.kind == "gpu" else 1
     # The asked method and the lighter ones: someone asking about QLoRA is not sent to a full
     # fine-tune.
     lightest = METHODS.index(w.method) if w.method in METHODS else 0
@@ -85,7 +96,7 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
         if method != "full":
             base = replace(base, optimizer=None if w.optimizer in ("adamw_8bit",) else w.optimizer)
         fallback = None
-        for settings in _settings(method, gpus):
+        for settings in _settings(method, m):
             option = replace(base, **settings)
             est = _estimate(option, m)
             if est is None:

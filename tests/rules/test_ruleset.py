@@ -97,6 +97,11 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             {"task": "training", "device": "cpu", "params_m": 999, "cpu_hours_low": 30},
         ),
         (
+            "llm_training_gpu",
+            {"task": "training", "device": "none", "params_m": 8000, "cpu_hours_low": 30},
+            {"task": "training", "device": "apple", "params_m": 8000, "cpu_hours_low": 30},
+        ),
+        (
             "train_lora",
             {"task": "training", "verdict": "does_not_fit", "lora_fits": 1},
             {"task": "training", "verdict": "does_not_fit", "lora_fits": 0},
@@ -157,6 +162,11 @@ def test_every_rule_has_a_unique_id_and_priority_order():
             "apple_working_set",
             {"device": "apple", "per_device_bytes": 8001, "usable_bytes": 10000},
             {"device": "apple", "per_device_bytes": 8000, "usable_bytes": 10000},
+        ),
+        (
+            "apple_working_set",
+            {"device": "apple", "per_device_bytes": 10000, "usable_bytes": 10000},
+            {"device": "apple", "per_device_bytes": 10001, "usable_bytes": 10000},
         ),
         (
             "cloud_or_buy",

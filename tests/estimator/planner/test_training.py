@@ -3,7 +3,8 @@ config for the objective (TRL's GRPOConfig, DPOConfig, CPOConfig for SimPO)."""
 
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
-from estimator.planner.training import command
+from estimator.planner.ladder import fused_loss
+from estimator.planner.training import command, options
 from estimator.workload import Workload
 
 
@@ -61,3 +62,26 @@ def test_an_unsloth_full_fine_tune_adds_no_adapters(arch):
     _, cmd = _command(arch("qwen2.5 0.5b"), engine="unsloth", method="full")
     assert "full_finetuning=True" in cmd and "get_peft_model" not in cmd
     assert cmd.endswith('SFTConfig(per_device_train_batch_size=1, optim="adamw_8bit")')
+
+
+def _settings_tried(arch, hardware, method):
+    w = Workload(model=arch("qwen2.5 3b"), task="training", method=method)
+    return [o.workload for o in options(w, machine(gpu=hardware))]
+
+
+def test_without_a_gpu_of_its_own_no_bitsandbytes_optimizer_and_no_ram_offload(arch):
+    # A 3B full fine-tune does not fit in 48 GB of an M2 Ultra's 64 (49.7 GiB): on a GPU the
+    # search would go on to bitsandbytes' 8-bit and paged AdamW and to ZeRO-Offload; on unified
+    # memory the RAM is where the model is already, and bitsandbytes is GPU code.
+    tried = _settings_tried(arch, "M2 Ultra 64GB", "full")
+    assert tried
+    assert all(w.optimizer in (None, "adamw") and not w.offload for w in tried)
+    on_gpu = _settings_tried(arch, "RTX 4090", "full")
+    assert any(w.optimizer == "adamw_8bit" or w.offload for w in on_gpu)
+
+
+def test_liger_fused_loss_is_offered_on_gpus_only(arch):
+    w = Workload(model=arch("qwen2.5 3b"), task="training", method="full")
+    for hardware, offered in (("M2 Ultra 64GB", False), ("A100 80GB", True)):
+        m = machine(gpu=hardware)
+        assert (fused_loss(w, m, estimate(w, m)) is not None) is offered
