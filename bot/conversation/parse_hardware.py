@@ -65,8 +65,11 @@ def slots(
         out["gpus"] = mention.gpu_count
     if has_gpu and ram is None and memory is not None:
         ram = memory  # "a 4070 and 32GB memory": the card's memory is known, so this is RAM
+    # A laptop is sold by its RAM: "my laptop with 16GB" says how much RAM, not that it has a
+    # 16 GB GPU (only the largest laptop GPUs have that much), so the answer asks which GPU.
+    laptop_ram = bool(out["laptop"]) and not gpu_word and memory is None
     if mention.apple is None and not has_gpu:
-        if cpu_only or (memory is not None and not gpu_word and vram is None):
+        if cpu_only or laptop_ram or (memory is not None and not gpu_word and vram is None):
             # Plain "16GB memory" on a CPU-only machine or without a GPU word is RAM.
             ram = ram if ram is not None else vram if vram is not None else memory
         else:

@@ -173,6 +173,21 @@ def test_laptop_gpu_in_a_laptop():
     assert parse("my laptop has an RTX 4070").gpu == "GeForce RTX 4070 Laptop"
 
 
+@pytest.mark.parametrize(
+    ("text", "ram", "vram"),
+    [
+        ("can i run gemma 2 9b on my laptop with 16gb", 16, None),
+        ("kan ik gemma 2 9b draaien op mijn laptop met 16 gig", 16, None),
+        ("gemma 2 9b on my laptop with a 16gb gpu", None, 16),
+        ("llama 3 8b on laptop 8gb vram", None, 8),
+        ("llama 3 8b on 24gb", None, 24),
+    ],
+)
+def test_a_laptops_bare_size_is_its_ram(text, ram, vram):
+    draft = parse(text)
+    assert (draft.ram_gb, draft.gpu_memory_gb) == (ram, vram)
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text())
 def test_any_unicode_parses_without_error(text):
