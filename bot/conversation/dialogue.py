@@ -257,7 +257,12 @@ def step(
         return Turn(State(language=language), (), False, reset=True)
     act = _act(state, reading, text)
     if act is not None:
-        kept = state.model_copy(update={"language": language, "choices": []})
+        draft = state.draft
+        if act == "own_hardware":
+            # The machine just described is saved as theirs: the next question runs on it, not
+            # on the previous question's.
+            draft = draft.model_copy(update=dict.fromkeys(HARDWARE_SLOTS))
+        kept = state.model_copy(update={"language": language, "choices": [], "draft": draft})
         return Turn(kept, (), False, act=act)
     msg, unknown = _answer_to_question(state, msg, text)
     msg = _sibling(state.draft, msg)

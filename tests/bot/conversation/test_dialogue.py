@@ -158,6 +158,21 @@ def test_hardware_in_the_message_beats_the_profile():
     assert turn.state.draft.gpu == "L4"
 
 
+def test_the_machine_just_described_replaces_the_previous_questions():
+    # "My machine has a 3090": saved as the user's own, so the next question runs on it, not
+    # on the 8 GB card the question before was about.
+    profile = Draft(gpu="GeForce RTX 3090", ram_gb=64)
+    *_, said, asked = talk(
+        "llama 3 8b on 8gb vram",
+        "ik heb een 3090 en 64gb ram",
+        "kan ik qwen2.5 32b draaien",
+        profile=profile,
+    )
+    assert said.act == "own_hardware"
+    assert asked.from_profile and not asked.kept_hardware
+    assert (asked.state.draft.gpu, asked.state.draft.gpu_memory_gb) == ("GeForce RTX 3090", None)
+
+
 def test_users_imply_inference_and_say_so():
     (turn,) = talk("Mistral 7B for 10 users on an A10")
     assert turn.implied_task
