@@ -22,6 +22,7 @@ NUMBERS = {
     "zestig": 60,
     "dubbele": 2,
 }
+ORDINALS = {"tweede": 2, "derde": 3, "vierde": 4}
 COUNT_FILLER = ("stuks",)
 JOINERS = ("en", "met", "plus", "samen", "naast")
 RAM = ("werkgeheugen", "systeemgeheugen", "geheugenreepjes")

@@ -27,6 +27,11 @@ PHRASINGS: list[tuple[str, dict[str, Any] | None]] = [
     ("train xgboost on a 10GB csv with 1M rows", None),
     ("Raspberry Pi 4 met 4GB", {"name": "Raspberry Pi 4 4GB", "ram": 4}),
     ("run 7B on six 4090s", {"name": "GeForce RTX 4090", "count": 6}),
+    # "A second 3090" is one more beside the one they have: two in all.
+    ("what if i add a second 3090", {"name": "GeForce RTX 3090", "count": 2}),
+    ("wat als ik een tweede 3090 koop", {"name": "GeForce RTX 3090", "count": 2}),
+    ("met een derde 4090", {"name": "GeForce RTX 4090", "count": 3}),
+    ("tokens per second on a 3090", {"name": "GeForce RTX 3090"}),
     ("does qwen 7b run on an Arc B580", {"name": "Arc B580"}),
     (
         "full finetune llama 3.1 8b on 8x a100 80gb met zero-3",
