@@ -174,7 +174,7 @@ def _count_before(text: Text, first: int, plural: bool) -> tuple[int | None, int
         return None, first
     if word in w.NUMBERS:
         return w.NUMBERS[word], b
-    if word in w.ORDINALS:
+    if word in w.ORDINALS and text.word(b - 1) in w.ADDING:
         return w.ORDINALS[word], b
     n = count_of(text.pieces[b]) if b >= 0 else None
     if n is not None and text.amount_ending(b) is None:

@@ -13,7 +13,9 @@ from . import words as w
 from .mention import AppleMention, CpuMention, HardwareMention
 from .reading import MAX_TEXT, Text, count_of
 
-_COUNTED = frozenset({"gpus", "cards", "kaarten", "videokaarten", "gpu", "accelerators"})
+_COUNTED = frozenset(
+    {"gpus", "cards", "kaarten", "videokaarten", "gpu", "card", "kaart", "accelerators"}
+)
 _OF_THEM = (("of", "them"), ("of", "those"), ("daarvan",), ("ervan",), ("van", "die"))
 
 
@@ -73,11 +75,14 @@ def _take_first(t: Text, labels: tuple[str, ...]) -> float | None:
 
 
 def _gpu_count(t: Text) -> int | None:
-    """ "2 GPUs", "twee kaarten", "8 of them": a count of GPUs not named."""
+    """ "2 GPUs", "twee kaarten", "8 of them", "a second GPU": a count of GPUs not named."""
     for i, p in enumerate(t.pieces):
         if not t.free(i):
             continue
         n = count_of(p) if p.number else w.NUMBERS.get(p.text)
+        if n is None and t.word(i - 1) in w.ADDING:
+            # "a second GPU" adds one to the one there is; "my second card" only points at it.
+            n = w.ORDINALS.get(p.text)
         if n is None or p.text in ("a", "an", "een", "one", "single"):
             continue
         nxt = i + 1

@@ -19,6 +19,7 @@ def _phrases(name: str) -> tuple[tuple[str, ...], ...]:
 
 NUMBERS: dict[str, int] = {k: v for lang in _LANGUAGES for k, v in lang.NUMBERS.items()}
 ORDINALS: dict[str, int] = {k: v for lang in _LANGUAGES for k, v in lang.ORDINALS.items()}
+ADDING = _words("ADDING")
 SOCKETS: dict[str, int] = {k: v for lang in _LANGUAGES for k, v in lang.SOCKETS.items()}
 COUNT_FILLER = _words("COUNT_FILLER")
 JOINERS = _words("JOINERS")

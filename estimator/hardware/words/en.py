@@ -29,8 +29,10 @@ NUMBERS = {
     "triple": 3,
     "quad": 4,
 }
-# "A second 3090": the card the user would add to the one they have, so two in all.
+# "A second 3090": the card the user would add to the one they have, so two in all. Only after
+# an article that adds one (ADDING): "my second card is a 3060" points at a card they have.
 ORDINALS = {"second": 2, "third": 3, "fourth": 4}
+ADDING = ("a", "an")
 # Words between a count and its card ("a pair of 3090s").
 COUNT_FILLER = ("of",)
 # Cards joined by these are one machine ("a 4090 plus a 3090"); others are alternatives.

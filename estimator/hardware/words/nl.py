@@ -23,6 +23,7 @@ NUMBERS = {
     "dubbele": 2,
 }
 ORDINALS = {"tweede": 2, "derde": 3, "vierde": 4}
+ADDING = ("een",)
 COUNT_FILLER = ("stuks",)
 JOINERS = ("en", "met", "plus", "samen", "naast")
 RAM = ("werkgeheugen", "systeemgeheugen", "geheugenreepjes")

@@ -169,6 +169,14 @@ def test_a_hugging_face_repository_name_is_its_base_model():
     assert parse("meta-llama-3.1-8b-instruct").model == "Llama-3.1-8B"
 
 
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [("and with a second gpu", 2), ("met een tweede kaart", 2), ("my second card", None)],
+)
+def test_a_second_gpu_not_named_is_two(text, gpus):
+    assert parse(text).gpus == gpus
+
+
 def test_laptop_gpu_in_a_laptop():
     assert parse("my laptop has an RTX 4070").gpu == "GeForce RTX 4070 Laptop"
 

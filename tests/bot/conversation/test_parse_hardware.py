@@ -32,6 +32,7 @@ PHRASINGS: list[tuple[str, dict[str, Any] | None]] = [
     ("wat als ik een tweede 3090 koop", {"name": "GeForce RTX 3090", "count": 2}),
     ("met een derde 4090", {"name": "GeForce RTX 4090", "count": 3}),
     ("tokens per second on a 3090", {"name": "GeForce RTX 3090"}),
+    ("my second 3090", {"name": "GeForce RTX 3090"}),
     ("does qwen 7b run on an Arc B580", {"name": "Arc B580"}),
     (
         "full finetune llama 3.1 8b on 8x a100 80gb met zero-3",
