@@ -30,7 +30,7 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         tier = 2  # more GPUs than they have only when they asked about GPU counts
     else:
         tier = 0 if runs else 1
-    speed = plan.decode.high if plan.decode is not None else 0.0
+    speed = plan.decode.high if plan.decode is not None else (plan.ram_bound or 0.0)
     if plan.verdict in FITTING:
         fit = 2.0 if plan.low_bits else 0.0
     elif plan.verdict == "offload":
@@ -54,6 +54,9 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         added,
         rent,
         1 if plan.slow_offload else 0,
+        # Slower than people read either way, the faster one: Q4_K_M with a fifth of a 70B in
+        # RAM at ~4 tokens/s before BF16 with four fifths there at ~0.7.
+        -speed if plan.slow_offload else 0.0,
         # Up to 8 bits quality decides first: above it (16-bit against 8-bit, close to
         # lossless, estimator/planner/quality.py) room to spare for one user weighs more than
         # the last bits (Llama 3.1 8B on a 16 GB card: Q8_0 before F16 at 14.7 of 15.1 GiB).

@@ -6,7 +6,7 @@ from dataclasses import replace
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.planner.rank import key
-from estimator.planner.types import CLOUD, MORE_GPUS, YOURS, Plan
+from estimator.planner.types import CLOUD, MORE_GPUS, YOURS, Plan, PlanOffload
 from estimator.speed import Range
 from estimator.workload import Workload
 
@@ -117,3 +117,36 @@ def test_renting_for_what_was_named_comes_before_the_cheaper_instance_for_someth
     # On their own hardware it changes nothing: what fits there is what they have.
     mine = _plan(arch, quality_bits=8, leaves_named=True)
     assert _order([_plan(arch, verdict="does_not_fit"), mine])[0] is mine
+
+
+def test_a_dense_model_with_layers_in_ram_is_bounded_by_the_rams_speed(arch):
+    # A GPU known by its memory alone has no decode range; layers in RAM still bound it. A
+    # desktop's dual-channel DDR5-5600 reads 89.6 GB/s: 19.6 GB of a 70B's Q4_K_M layers at
+    # most 4.6 tokens/s, 119 GB of its BF16 layers 0.75, both slower than people read (5.3).
+    m = machine(gpu_memory_gb=24, ram_gb=128)
+    q4 = _plan(
+        arch,
+        machine=m,
+        verdict="offload",
+        decode=None,
+        quality_bits=4.8,
+        offload=PlanOffload("layers", 19_552_134_234, 45),
+    )
+    bf16 = replace(q4, quality_bits=16, offload=PlanOffload("layers", 119_237_949_180, 11))
+    assert round(q4.ram_bound, 2) == round(89.6e9 / 19_552_134_234, 2) == 4.58
+    assert q4.slow_offload and bf16.slow_offload
+    # Slower than reading either way, the faster comes first, whatever its bits.
+    assert _order([bf16, q4]) == [q4, bf16]
+    # Enough RAM bandwidth to read along: not slow (5.3 GB at 89.6 GB/s, 17 tokens/s).
+    small = replace(q4, offload=PlanOffload("layers", 5_300_000_000, 60))
+    assert not small.slow_offload
+    # An MoE reads only the experts a token picks: no such bound.
+    moe = _plan(
+        arch,
+        machine=m,
+        verdict="offload",
+        decode=None,
+        offload=PlanOffload("layers", 46_000_000_000, 20),
+    )
+    moe = replace(moe, workload=replace(moe.workload, model=arch("Qwen3-30B-A3B")))
+    assert moe.ram_bound is None and not moe.slow_offload
