@@ -286,6 +286,7 @@ def step(
     from_profile = False
     if (
         not draft.has_hardware()
+        and not draft.cloud  # renting: not about the machine they own
         and profile is not None
         and profile.has_hardware()
         and (not draft.laptop or _could_be_a_laptop(profile))

@@ -173,6 +173,18 @@ def test_the_machine_just_described_replaces_the_previous_questions():
     assert (asked.state.draft.gpu, asked.state.draft.gpu_memory_gb) == ("GeForce RTX 3090", None)
 
 
+def test_a_cloud_question_is_not_about_the_saved_machine():
+    profile = Draft(gpu="GeForce RTX 3090", ram_gb=64)
+    for text in (
+        "wat kost het om llama 3.1 70b te draaien op de cloud",
+        "how much does it cost to run llama 3.1 70b in the cloud",
+    ):
+        (turn,) = talk(text, profile=profile)
+        assert not turn.from_profile and not turn.state.draft.has_hardware()
+    (own,) = talk("can I run llama 3.1 70b?", profile=profile)
+    assert own.from_profile
+
+
 def test_users_imply_inference_and_say_so():
     (turn,) = talk("Mistral 7B for 10 users on an A10")
     assert turn.implied_task
