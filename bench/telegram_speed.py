@@ -193,10 +193,9 @@ class PtbAlone:
     threads, and the bot's without its. `block` runs updates there while this side waits."""
 
     def __init__(self) -> None:
-        self._conn, child = multiprocessing.get_context("spawn").Pipe()
-        self._process = multiprocessing.get_context("spawn").Process(
-            target=_floor_process, args=(child,), daemon=True
-        )
+        spawn = multiprocessing.get_context("spawn")
+        self._conn, child = spawn.Pipe()
+        self._process = spawn.Process(target=_floor_process, args=(child,), daemon=True)
 
     async def _recv(self) -> Any:
         return await asyncio.get_running_loop().run_in_executor(None, self._conn.recv)
