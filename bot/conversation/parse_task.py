@@ -17,8 +17,16 @@ TRAINING_FRAMEWORKS = frozenset(
 )
 # "q4", "q8" are llama.cpp's words for its 4- and 8-bit GGUF types: Q4_K_M, the 4-bit type
 # Ollama's default tags ship (ollama.com/library, e.g. llama3.1:8b) and llama.cpp's quantize
-# README recommends, and Q8_0, its only 8-bit type.
-_GGUF_SHORT = {"q4": "q4_k_m", "q8": "q8_0"}
+# README recommends, and Q8_0, its only 8-bit type. "q5", "q3" likewise name the K-quant
+# llama.cpp's README recommends at that size (Q5_K_M, Q3_K_M); Q6_K and Q2_K are the only ones.
+_GGUF_SHORT = {
+    "q2": "q2_k",
+    "q3": "q3_k_m",
+    "q4": "q4_k_m",
+    "q5": "q5_k_m",
+    "q6": "q6_k",
+    "q8": "q8_0",
+}
 _BLANK = " "
 
 
@@ -120,9 +128,12 @@ def precision(low: str, found: Found) -> None:
         if m is None:
             continue
         said = m.group()
+        training = found.get("task") == "training"
         if value == "gguf":
             value = said
-        elif said in _GGUF_SHORT and found.get("task") != "training":
+        elif value == "gguf_short" and training:
+            continue  # a GGUF type is no format to train in
+        elif said in _GGUF_SHORT and not training:
             value = _GGUF_SHORT[said]
         found.set("precision", value)
         break

@@ -46,6 +46,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     "sft": (r"sft",),
     # Weight formats, the GGUF types first (they contain "q4", "q8").
     "precision:gguf": (r"(?:i?q[1-8]_[0-9a-z_]+|f16\.gguf)",),
+    "precision:gguf_short": (r"q[2356]",),
     "precision:awq": (r"awq",),
     "precision:gptq": (r"gptq",),
     "precision:exl2": (r"exl2",),

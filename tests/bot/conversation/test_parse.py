@@ -74,6 +74,11 @@ def test_an_8_bit_optimizer_is_not_an_8_bit_model():
         ("llama 8b q8 op een 3060", "q8_0"),
         ("llama 8b in 4bit", "int4"),  # bits alone leave the format to the engine
         ("finetune llama 8b in q4", "nf4"),  # a 4-bit base to train on is QLoRA's
+        ("llama 3 8b q5 on my 3060 12gb", "q5_k_m"),
+        ("qwen 2.5 32b q3 op mijn 4090", "q3_k_m"),
+        ("mistral 7b q6 on 8gb", "q6_k"),
+        ("70b Q2 on a 3090", "q2_k"),
+        ("finetune llama 8b q5", None),  # no GGUF type to train in
     ],
 )
 def test_q4_and_q8_are_llama_cpps_words(text, precision):
