@@ -110,6 +110,8 @@ class PlanOut(BaseModel):
     context_max: int | None
     decode_tokens_per_s: RangeOut | None  # one sequence; null unless the plan runs
     prefill_tokens_per_s: RangeOut | None  # the prompt; null unless the plan runs
+    # Partly in RAM on a GPU known by its memory alone: the most tokens/s the part in RAM allows
+    decode_at_most_tokens_per_s: float | None = None
     command: str
     hardware: str  # yours, more_gpus, cloud, any
     machine: str | None

@@ -94,19 +94,11 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
     """Decode and prefill rates; None for a GPU known only by its memory (no bandwidth)."""
     w = r.workload
     arch = w.model
-    # resolve() names the engine of every inference workload.
-    assert w.engine is not None
-    engine = engines.get(w.engine)
+    engine = _engine(r)
     sequences = w.concurrency * w.batch
     context = w.context or 1
     prompt = min(w.prompt_tokens or context, context)
-    weights = active_weight_bytes(arch, r.weight_format, sequences)
-    lay = engine.kv_layout(arch, r.kv_element_bytes)
-    per_token = lay.elements_per_token_layer * lay.element_bytes
-    window = min(context, lay.window or context)
-    kv_read = round(
-        sequences * per_token * (lay.full_layers * context + lay.sliding_layers * window)
-    )
+    weights, kv_read = _step_bytes(r, engine)
     step_bytes = weights + kv_read
     steps = [
         Note(
@@ -180,6 +172,36 @@ def inference_speed(r: Resolved, machine: Machine, est: Estimate) -> Speed | Non
         tuple(steps),
         tuple(assumptions),
     )
+
+
+def ram_ceiling(r: Resolved, machine: Machine, est: Estimate) -> float | None:
+    """The most tokens/s one sequence decodes with part of the model in RAM, from the RAM's
+    side alone (its bytes copied over PCIe, or multiplied on the CPU), whatever the GPU: what
+    bounds a plan on a GPU known by its memory alone. None when nothing is in RAM."""
+    engine = _engine(r)
+    _, ram_time = _in_ram(r, machine, engine, est.offload, sum(_step_bytes(r, engine)), [])
+    return 1 / ram_time.low if ram_time.low > 0 else None
+
+
+def _engine(r: Resolved) -> engines.Engine:
+    # resolve() names the engine of every inference workload.
+    assert r.workload.engine is not None
+    return engines.get(r.workload.engine)
+
+
+def _step_bytes(r: Resolved, engine: engines.Engine) -> tuple[int, int]:
+    """Weight and KV cache bytes one decode step reads."""
+    w = r.workload
+    sequences = w.concurrency * w.batch
+    context = w.context or 1
+    weights = active_weight_bytes(w.model, r.weight_format, sequences)
+    lay = engine.kv_layout(w.model, r.kv_element_bytes)
+    per_token = lay.elements_per_token_layer * lay.element_bytes
+    window = min(context, lay.window or context)
+    kv_read = round(
+        sequences * per_token * (lay.full_layers * context + lay.sliding_layers * window)
+    )
+    return weights, kv_read
 
 
 def _in_ram(

@@ -203,7 +203,11 @@ def plan(ans: sizing.Sizing, lang: Language) -> list[Section]:
     pool = []
     for p in ans.plans:
         key = (p.hardware, p.engine, p.method)
-        if p.runs and p.kind != "as_asked" and p.hardware in places and key not in seen:
+        # Under 4 bits already, another under-4-bit way (IQ1_S beside EXL2 2.5 bpw) is the
+        # same trade-off: the way that keeps 4 bits (partly in RAM, say) is the alternative.
+        same_loss = lead.low_bits and p.low_bits and p.hardware == lead.hardware
+        wanted = p.runs and p.kind != "as_asked" and p.hardware in places
+        if wanted and key not in seen and not same_loss:
             seen.add(key)
             pool.append(p)
     same = [p for p in pool if p.hardware == lead.hardware]
@@ -232,8 +236,8 @@ def plan(ans: sizing.Sizing, lang: Language) -> list[Section]:
 
 def alternative(plan: Plan, lang: Language) -> Item:
     """One line for an alternative plan; one partly in RAM says how fast it decodes."""
-    slow = plan.offload is not None and plan.decode is not None
-    detail = plans.rates(plan.decode, None, lang)[0] if slow else None
+    said = plans.rates(plan.decode, None, lang) or plans.bound(plan, lang)
+    detail = said[0] if plan.offload is not None and said else None
     return Item(text=plans.line(plan, lang), detail=detail)
 
 

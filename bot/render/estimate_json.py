@@ -142,6 +142,7 @@ def plans(found: tuple[Plan, ...], lang: str) -> list[PlanOut]:
                 prefill_tokens_per_s=None
                 if p.prefill is None
                 else RangeOut(low=p.prefill.low, high=p.prefill.high),
+                decode_at_most_tokens_per_s=p.ram_bound,
                 command=p.command,
                 hardware=p.hardware,
                 machine=p.machine.name if p.machine is not None else None,

@@ -75,6 +75,9 @@ def summary(plan: Plan, lang: str) -> str:
         if plan.kv_precision not in _PLAIN_KV:
             text += t("plan.kv", lang, kv=plan.kv_precision)
         text = t("plan.on_engine", lang, what=text, engine=engines.get(plan.engine).label)
+        if "context" in plan.changes:  # shorter than the engine's default, which did not fit
+            context = numbers.integer(plan.estimate.inputs.context, lang)
+            text += t("plan.context_set", lang, context=context)
     text += _placement(plan, lang) + _where(plan, lang)
     # A line or a sentence starts with it ("Full fine-tuning ...", "Or: Full ...").
     return text[:1].upper() + text[1:]
@@ -104,7 +107,7 @@ def figures(plan: Plan, lang: str) -> str:
 def speed(plan: Plan, lang: str) -> str | None:
     """Decode and prompt speed of one sequence and the longest context the plan holds, when
     known."""
-    parts = rates(plan.decode, plan.prefill, lang)
+    parts = rates(plan.decode, plan.prefill, lang) or bound(plan, lang)
     if plan.context_max:
         parts.append(t("plan.context", lang, context=numbers.integer(plan.context_max, lang)))
     return "; ".join(parts) or None
@@ -134,6 +137,14 @@ def rates(decode: Range | None, prefill: Range | None, lang: str) -> list[str]:
         low, high = numbers.ends(prefill.low, prefill.high, lang)
         parts.append(t("plan.prefill", lang, low=low, high=high))
     return parts
+
+
+def bound(plan: Plan, lang: str) -> list[str]:
+    """ "at most 4.6 tokens/s per sequence" for a plan partly in RAM on a GPU known by its
+    memory alone, when the part in RAM bounds it."""
+    if plan.ram_bound is None:
+        return []
+    return [t("plan.speed_at_most", lang, bound=numbers.significant(plan.ram_bound, lang))]
 
 
 def line(plan: Plan, lang: str) -> str:

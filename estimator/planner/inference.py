@@ -23,6 +23,11 @@ from .quality import low_bits
 # RAM a question does not state, for sizing what an offload plan would need of it: more than
 # any one machine here holds, so the need is what the plan says.
 UNSTATED_RAM = 4 << 40
+# Contexts tried, longest first, when the engine's own default (Ollama's 262,144 tokens on
+# 48 GB of VRAM, vLLM's model maximum) keeps a question that named no context from fitting:
+# a practitioner sets a shorter one (OLLAMA_CONTEXT_LENGTH, --max-model-len, -c) before
+# giving up bits of the format.
+SHORTER_CONTEXTS = (65_536, 32_768, 16_384, 8_192)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +135,10 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     if m is None:
         yield from _no_hardware(w)
         return
+    if asked is not None and w.context is None and asked.verdict not in FITTING:
+        shorter = _shorter_context(w, m, asked)
+        if shorter is not None:
+            yield shorter
     if w.engine:
         # The engine the question named: its plans alone when one of them fits.
         engine = engines.get(w.engine)
@@ -142,6 +151,20 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
         if engine.name == w.engine or not (engine.runs_on(m) and engine.runs_model(w.model)):
             continue
         yield from _engine_options(engine, replace(w, engine=engine.name), m)
+
+
+def _shorter_context(w: Workload, m: Machine, asked: Estimate) -> Option | None:
+    """The question as asked at the longest of SHORTER_CONTEXTS under the engine's default
+    that fits, with its KV cache as asked, else in 8 bits."""
+    kv8 = engines.get(asked.inputs.engine).kv8
+    caches = [w.kv_precision] if w.kv_precision or kv8 is None else [None, kv8]
+    for context in (c for c in SHORTER_CONTEXTS if c < asked.inputs.context):
+        for kv in caches:
+            option = replace(w, context=context, kv_precision=kv)
+            est = _estimate(option, m)
+            if est is not None and est.verdict in FITTING:
+                return Option(option, m, est)
+    return None
 
 
 def _engine_options(engine: engines.Engine, w: Workload, m: Machine) -> Iterator[Option]:

@@ -12,7 +12,7 @@ from ..hardware.types import Machine
 from ..precision import weight_format
 from ..resolve import resolve
 from ..result import Estimate
-from ..speed import inference_speed
+from ..speed import inference_speed, ram_ceiling
 from ..workload import Workload
 from . import training
 from .context import longest_context
@@ -94,9 +94,11 @@ def _with_context(plan: Plan) -> Plan:
     return replace(plan, context_max=longest_context(plan.workload, plan.machine, plan.estimate))
 
 
-def _changes(est: Estimate, asked: Workload) -> tuple[str, ...]:
+def _changes(est: Estimate, asked: Workload, planned: Workload) -> tuple[str, ...]:
     i = est.inputs
     out = []
+    if planned.context and planned.context != asked.context:
+        out.append("context")  # shorter than the engine's default, which did not fit
     if asked.engine and i.engine != asked.engine:
         out.append("engine")
     if asked.precision and i.precision != asked.precision:
@@ -156,11 +158,14 @@ def _plan(
     fmt = weight_format(i.precision)
     arch = option.workload.model
     runs = est.verdict in ("fits", "tight", "offload")
-    decode = prefill = None
+    decode = prefill = ram_bound = None
     if runs and machine is not None and i.task == "inference":
-        speed = inference_speed(resolve(option.workload, machine), machine, est)
+        resolved = resolve(option.workload, machine)
+        speed = inference_speed(resolved, machine, est)
         if speed is not None:
             decode, prefill = speed.decode_per_sequence, speed.prefill
+        elif est.offload is not None:
+            ram_bound = ram_ceiling(resolved, machine, est)
     off = est.offload
     per_device = off.gpu_bytes if off is not None and off.gpu_bytes else est.per_device_bytes
     return Plan(
@@ -185,7 +190,8 @@ def _plan(
         estimate_bits=round(8 * est.components.weights / max(1, i.params), 1),
         low_bits=low_bits(fmt, arch),
         usd_per_hour=usd_per_hour,
-        changes=_changes(est, asked),
+        changes=_changes(est, asked, option.workload),
+        ram_bound=ram_bound,
     )
 
 

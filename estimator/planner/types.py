@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from ..hardware.types import Machine
 from ..result import Estimate
 from ..speed import Range
-from ..speed_factors import CPU_DEFAULT
 from ..vocabulary import Verdict
 from ..workload import Workload
 
@@ -72,31 +71,21 @@ class Plan:
     # Leaves what the question itself named: its training method, or its weight format for
     # one of another size (FP8 asked, AWQ 4-bit planned); defaults chosen for it do not count.
     leaves_named: bool = False
+    # Partly in RAM on a GPU known by its memory alone (no decode range): the most tokens/s the
+    # part in RAM allows (estimator.speed.ram_ceiling), None otherwise.
+    ram_bound: float | None = None
 
     @property
     def slow_offload(self) -> bool:
         """Partly in RAM and slower than people read (the middle of its decode range): a 16-bit
         model copied over PCIe, a dense 70B with layers in RAM, unlike an MoE with its experts
-        there. With no decode range (a GPU known by its memory alone), by the bound below."""
+        there. With no decode range (a GPU known by its memory alone), by the RAM's bound."""
         if self.verdict != "offload":
             return False
         if self.decode is not None:
             return not reads_along(self.decode)
         bound = self.ram_bound
         return bound is not None and bound < READING_TOKENS_S
-
-    @property
-    def ram_bound(self) -> float | None:
-        """The most tokens/s a dense model with layers in RAM can decode, whatever the GPU:
-        every token reads those layers' weights once at the RAM's bandwidth (the machine's
-        CPU platform, else a desktop's dual-channel DDR5). None for other plans: an MoE reads
-        only the experts a token picks."""
-        off = self.offload
-        if off is None or off.what != "layers" or self.machine is None or not off.ram_bytes:
-            return None
-        if self.workload.model.is_moe:
-            return None
-        return (self.machine.cpu or CPU_DEFAULT).bandwidth_gbs * 1e9 / off.ram_bytes
 
     @property
     def runs(self) -> bool:
@@ -117,6 +106,7 @@ class Plan:
             "engine",
             "precision",
             "kv_precision",
+            "context",
         ):
             if change in self.changes:
                 return change

@@ -13,7 +13,12 @@ from estimator.hardware.types import Machine
 from estimator.models.catalog import find
 from estimator.precision import weight_format
 from estimator.resolve import resolve
-from estimator.speed import active_flops_per_token, active_weight_bytes, inference_speed
+from estimator.speed import (
+    active_flops_per_token,
+    active_weight_bytes,
+    inference_speed,
+    ram_ceiling,
+)
 from estimator.training_time import flops_per_token, training_time
 from estimator.workload import Workload
 
@@ -181,3 +186,33 @@ def test_transformers_copies_the_layers_in_ram_over_pcie_for_every_forward(arch)
     assert s.prefill is not None
     assert (s.prefill.low, s.prefill.high) == (pytest.approx(low), pytest.approx(high))
     assert [n.key for n in s.steps if "pcie" in n.key] == ["decode_pcie", "prefill_pcie_pass"]
+
+
+def test_a_gpu_known_by_its_memory_alone_is_still_bounded_by_the_part_in_ram(arch):
+    """24 GB of GPU and 128 GB of a desktop's DDR5-5600 (89.6 GB/s), Llama-3.1-70B:
+    - BF16 on transformers keeps 119,237,949,180 bytes in RAM and copies them over PCIe 4.0 x16
+      (31.5 GB/s x 0.9 at best) for every token: at most 28.35e9 / 1.192e11 = 0.238 tokens/s;
+    - Q4_K_M on llama.cpp keeps 35 of 80 layers there, 35/80 of a 43,864,133,080-byte step
+      (weights and the 4,096-token KV cache), which the CPU multiplies at 89.6 GB/s x 0.75 at
+      best: at most 67.2e9 / 1.919e10 = 3.50 tokens/s.
+    Qwen3-30B-A3B in Q4_K_M on 16 GB keeps 7 layers' experts in RAM, of which a token reads 8 of
+    128: hundreds of tokens/s, no bound that matters."""
+    hw = machine(gpu_memory_gb=24, ram_gb=128)
+
+    def ceiling(name, engine, precision, on=hw):
+        w = Workload(model=arch(name), task="inference", engine=engine, precision=precision)
+        est = estimate(w, on)
+        assert est.verdict == "offload" and inference_speed(resolve(w, on), on, est) is None
+        return est.offload, ram_ceiling(resolve(w, on), on, est)
+
+    off, bound = ceiling("Llama-3.1-70B", "transformers", "bf16")
+    assert off.ram_bytes == 119_237_949_180
+    assert bound == pytest.approx(31.5e9 * 0.9 / 119_237_949_180) == pytest.approx(0.2378, abs=1e-4)
+    off, bound = ceiling("Llama-3.1-70B", "llama.cpp", "q4_k_m")
+    assert (off.gpu_layers, off.total_layers) == (45, 80)
+    assert bound == pytest.approx(89.6e9 * 0.75 / (43_864_133_080 * 35 / 80), rel=1e-9)
+    assert bound == pytest.approx(3.50, abs=0.01)
+    off, bound = ceiling(
+        "Qwen3-30B-A3B", "llama.cpp", "q4_k_m", machine(gpu_memory_gb=16, ram_gb=64)
+    )
+    assert off.expert_layers == 7 and bound > 100

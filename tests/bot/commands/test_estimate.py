@@ -393,3 +393,18 @@ def test_an_integer_flag_of_400_digits_is_refused_with_its_range(capsys, flag):
     base = ["estimate", "--model", "qwen2.5-7b", "--task", "training", "--gpu", "4090"]
     code, out, err = run(capsys, *base, flag, "9" * 400)
     assert code == 2 and "must be between 1 and" in out + err
+
+
+def test_a_plan_partly_in_ram_on_a_gpu_known_by_its_memory_gives_its_bound(capsys):
+    # Its decode range needs the GPU's bandwidth; what is in RAM bounds it all the same
+    # (hand-derived in tests/estimator/test_speed.py).
+    code, out, _ = run(
+        capsys, "estimate", "--model", "Llama-3.1-70B", "--task", "inference",
+        "--gpu-memory", "24", "--ram", "128", "--json",
+    )  # fmt: skip
+    assert code == 0
+    plans = {(p["engine"], p["precision"]): p for p in json.loads(out)["plans"]}
+    q4 = plans["llama.cpp", "q4_k_m"]
+    assert q4["decode_tokens_per_s"] is None
+    assert q4["decode_at_most_tokens_per_s"] == pytest.approx(3.50, abs=0.01)
+    assert plans["exllamav2", "exl2_2.5bpw"]["decode_at_most_tokens_per_s"] is None

@@ -180,3 +180,15 @@ def test_a_verdict_short_of_cpu_ram_says_so_not_the_gpu_figure():
         reply = _reply("full finetune 70b with zero-3 offload on 8x a100 40gb 1tb ram", lang)
         verdict = reply.section("verdict").items[0].text
         assert words in verdict and ram in verdict
+
+
+def test_beside_a_plan_under_4_bits_the_alternative_keeps_4_bits_with_its_ram_bound():
+    # A 70B on "24 GB": EXL2 2.5 bpw fits; IQ1_S (fits too, at 1 bit) is the same trade-off,
+    # Q4_K_M with 35 of 80 layers in RAM is the other one, bounded by the RAM (3.5 tokens/s at
+    # most, estimator/test_speed.py), in both languages.
+    for lang, bound in (("en", "at most 3.5 tokens/s"), ("nl", "hoogstens 3,5 tokens/s")):
+        plan = _reply("70b on 24gb vram and 128gb ram", lang).section("plan")
+        assert "EXL2 2.5 bpw" in plan.items[0].text
+        assert not any("IQ1_S" in i.text or "IQ2" in i.text for i in plan.items[1:])
+        q4 = plan.items[1]
+        assert "GGUF Q4_K_M" in q4.text and q4.detail is not None and q4.detail.startswith(bound)

@@ -119,10 +119,10 @@ def test_renting_for_what_was_named_comes_before_the_cheaper_instance_for_someth
     assert _order([_plan(arch, verdict="does_not_fit"), mine])[0] is mine
 
 
-def test_a_dense_model_with_layers_in_ram_is_bounded_by_the_rams_speed(arch):
-    # A GPU known by its memory alone has no decode range; layers in RAM still bound it. A
-    # desktop's dual-channel DDR5-5600 reads 89.6 GB/s: 19.6 GB of a 70B's Q4_K_M layers at
-    # most 4.6 tokens/s, 119 GB of its BF16 layers 0.75, both slower than people read (5.3).
+def test_slower_than_reading_either_way_the_faster_comes_first(arch):
+    # A GPU known by its memory alone has no decode range; what is in RAM still bounds it
+    # (estimator.speed.ram_ceiling): a 70B's Q4_K_M with 35 of 80 layers in RAM at most 3.5
+    # tokens/s, its BF16 copied over PCIe 0.24; both slower than people read (5.3).
     m = machine(gpu_memory_gb=24, ram_gb=128)
     q4 = _plan(
         arch,
@@ -131,22 +131,12 @@ def test_a_dense_model_with_layers_in_ram_is_bounded_by_the_rams_speed(arch):
         decode=None,
         quality_bits=4.8,
         offload=PlanOffload("layers", 19_552_134_234, 45),
+        ram_bound=3.5,
     )
     bf16 = replace(q4, quality_bits=16, offload=PlanOffload("layers", 119_237_949_180, 11))
-    assert round(q4.ram_bound, 2) == round(89.6e9 / 19_552_134_234, 2) == 4.58
+    bf16 = replace(bf16, ram_bound=0.24)
     assert q4.slow_offload and bf16.slow_offload
-    # Slower than reading either way, the faster comes first, whatever its bits.
     assert _order([bf16, q4]) == [q4, bf16]
-    # Enough RAM bandwidth to read along: not slow (5.3 GB at 89.6 GB/s, 17 tokens/s).
-    small = replace(q4, offload=PlanOffload("layers", 5_300_000_000, 60))
-    assert not small.slow_offload
-    # An MoE reads only the experts a token picks: no such bound.
-    moe = _plan(
-        arch,
-        machine=m,
-        verdict="offload",
-        decode=None,
-        offload=PlanOffload("layers", 46_000_000_000, 20),
-    )
-    moe = replace(moe, workload=replace(moe.workload, model=arch("Qwen3-30B-A3B")))
-    assert moe.ram_bound is None and not moe.slow_offload
+    # Fast enough to read along (an MoE with its experts in RAM), or no bound known: not slow.
+    assert not replace(q4, ram_bound=416).slow_offload
+    assert not replace(q4, ram_bound=None).slow_offload

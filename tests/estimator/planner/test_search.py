@@ -1,6 +1,7 @@
 """Plans for real questions: what a practitioner would run, with numbers derived by hand."""
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -279,3 +280,38 @@ def test_a_plan_on_theirs_slower_than_reading_gives_way_to_one_elsewhere(arch):
     slow = [p for p in found if p.hardware == YOURS and p.verdict == "offload"]
     assert slow and all(p.slow_offload for p in slow)
     assert any(p.hardware == CLOUD and p.runs for p in found)
+
+
+def test_an_moe_on_a_gpu_known_by_its_memory_keeps_its_experts_in_ram_not_its_layers(arch):
+    # Qwen3-30B-A3B on "16 GB of VRAM, 64 GB of RAM": BF16 on transformers would copy 43 GiB of
+    # layers over PCIe for every token (well under a token a second); Q4_K_M on llama.cpp keeps
+    # 7 layers' experts in RAM, of which a token reads 8 of 128, and chats.
+    best = plans(
+        Workload(model=arch("Qwen3-30B-A3B"), task="inference"),
+        machine(gpu_memory_gb=16, ram_gb=64),
+    )[0]
+    assert (best.engine, best.precision) == ("llama.cpp", "q4_k_m")
+    assert best.offload is not None and best.offload.what == "experts"
+    assert best.ram_bound is not None and best.ram_bound > 100
+
+
+def test_a_format_named_keeps_its_bits_and_sets_a_shorter_context_than_the_engines_default(arch):
+    # "2x3090 enough for llama 3.3 70b q4_k_m in ollama": Ollama's default context on 48 GB of
+    # VRAM is the model's 131,072 tokens, whose fp16 KV cache alone is 131,072 x 80 layers x 2 x
+    # 8 KV heads x 128 x 2 bytes = 40 GiB, 20 GiB a card beside Q4_K_M's 20.1 GiB. At 65,536
+    # tokens a q8_0 cache is 65,536 x 80 x 2 x 8 x 128 x 34/32 = 10.6 GiB, 5.3 a card: over the
+    # 23.6 GiB a card has. At 32,768 it is 2.7 GiB a card and fits: that is the plan, not 2-bit
+    # weights at the default context.
+    a = arch("Llama-3.3-70B")
+    w = Workload(model=a, task="inference", engine="ollama", precision="q4_k_m")
+    best = plans(w, machine(gpu="RTX 3090", gpus=2))[0]
+    assert (best.precision, best.kv_precision) == ("q4_k_m", "q8_0")
+    assert best.estimate.inputs.context == 32_768 and "context" in best.changes
+    assert best.verdict in ("fits", "tight")
+    assert "OLLAMA_CONTEXT_LENGTH=32768" in best.command
+    # The fullest card holds 41 of the 80 layers' cache.
+    kv_fullest = 32_768 * 41 * 2 * 8 * 128 * KV_BYTES["q8_0"]
+    assert best.estimate.devices[0].components.kv_cache == kv_fullest
+    # A context the question named is kept: the format gives way instead.
+    named = plans(replace(w, context=65_536), machine(gpu="RTX 3090", gpus=2))[0]
+    assert named.estimate.inputs.context == 65_536 and "context" not in named.changes
