@@ -174,7 +174,10 @@ def _card_notes(card: Card) -> list[Note]:
 def _apple(apple: AppleMention) -> Machine:
     chip, gb = apple_config(apple.chip.chip, apple.memory_gb)
     notes: tuple[Note, ...] = ()
-    if apple.memory_gb is None:
+    if apple.mac is not None:
+        said = {"mac": apple.mac, "chip": chip.chip, "memory_gb": gb}
+        notes = (Note("apple_chip_assumed", {**said, "bandwidth_gbs": chip.bandwidth_gbs}),)
+    elif apple.memory_gb is None:
         notes = (Note("apple_memory_assumed", {"chip": chip.chip, "memory_gb": gb}),)
     elif chip.chip != apple.chip.chip:
         said = {"said": apple.chip.chip, "chip": chip.chip, "memory_gb": gb}

@@ -38,13 +38,15 @@ class Card:
 class AppleMention:
     chip: AppleChip  # the chip's first variant; the memory picks the variant when it is built
     memory_gb: float | None
+    mac: str | None = None  # a Mac said without its chip ("macbook air"): the chip is assumed
 
     @property
     def spec(self) -> str:
-        """'M3 Max 64GB', or 'M3 Max' when no memory was said."""
+        """'M3 Max 64GB', or 'M3 Max' when no memory was said; 'macbook air 16GB' when the chip
+        was assumed, so that it reads back with its assumption."""
         if self.memory_gb is None:
             return self.chip.chip
-        return f"{self.chip.chip} {self.memory_gb:g}GB"
+        return f"{self.mac or self.chip.chip} {self.memory_gb:g}GB"
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,20 @@ from .reading import Amount, Text, count_of
 from .types import AppleChip, CpuPlatform
 
 _PRODUCT = frozenset({"apple", "macbook", "air", "pro", "mac", "mini", "studio", "imac"})
+# The Macs and the chips each has been sold with (Apple's tech specs pages, apple.com/mac/compare):
+# a Mac said without its chip but with its memory ("macbook air 16gb") is read as the slowest of
+# its chips that comes with that memory, so its speed is never too optimistic; the answer says
+# so.
+_AIR = ("M1", "M2", "M3", "M4")
+_PRO = tuple(f"M{n}{tier}" for n in range(1, 6) for tier in ("", " Pro", " Max"))
+_MACS = (
+    (("mac", "studio"), ("M1 Max", "M1 Ultra", "M2 Max", "M2 Ultra", "M3 Ultra", "M4 Max")),
+    (("mac", "mini"), ("M1", "M2", "M2 Pro", "M4", "M4 Pro")),
+    (("macbook", "air"), _AIR),
+    (("macbook", "pro"), _PRO),
+    (("imac",), ("M1", "M3", "M4")),
+    (("macbook",), _AIR + _PRO),
+)
 _NEAR = frozenset({"with", "met", "and", "en", "has", "heeft", "model", "b", "unified"})
 _DEVICE_NEAR = _NEAR | frozenset({"ram", "raspberry", "board"})
 # JEDEC speeds a bare memory generation is assumed to run at (MT/s).
@@ -58,6 +72,30 @@ def apple(text: Text) -> AppleMention | None:
             if amount is not None:
                 text.take_amount(amount)
             return AppleMention(chip, None if amount is None else amount.gb)
+    return _mac(text)
+
+
+def _mac(text: Text) -> AppleMention | None:
+    """A Mac said without its chip but with its memory (see _MACS)."""
+    for i in range(len(text.pieces)):
+        for words, chips in _MACS:
+            end = i + len(words) - 1
+            if not all(text.free(i + k) and text.word(i + k) == x for k, x in enumerate(words)):
+                continue
+            amount = _near_amount(text, i, end, _NEAR | _PRODUCT, ("", "ram", "memory"))
+            if amount is None:
+                return None
+            gb = round(amount.gb)
+            sold = [
+                c
+                for c in apple_chips()
+                if c.chip in chips and (gb in c.memory_options_gb or gb == c.max_memory_gb)
+            ]
+            if not sold:
+                return None
+            text.take_amount(amount)
+            slowest = min(sold, key=lambda c: c.bandwidth_gbs)
+            return AppleMention(slowest, amount.gb, mac=" ".join(words))
     return None
 
 

@@ -8,9 +8,11 @@ never raises: what it cannot read it reports (an unknown GPU with suggestions) o
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import read_devices, read_gpus
 from . import words as w
-from .mention import AppleMention, CpuMention, HardwareMention
+from .mention import CpuMention, HardwareMention
 from .reading import MAX_TEXT, Text, count_of
 
 _COUNTED = frozenset(
@@ -40,11 +42,11 @@ def read_hardware(text: str) -> tuple[HardwareMention, str]:
     if apple is not None and apple.memory_gb is None and not options:
         # "M2 with 24GB of RAM": on a Mac the RAM is the unified memory.
         if ram is not None:
-            apple, ram = AppleMention(apple.chip, ram), None
+            apple, ram = replace(apple, memory_gb=ram), None
         elif memory is not None:
-            apple, memory = AppleMention(apple.chip, memory), None
+            apple, memory = replace(apple, memory_gb=memory), None
         elif vram is not None:
-            apple, vram = AppleMention(apple.chip, vram), None
+            apple, vram = replace(apple, memory_gb=vram), None
     if cpu is not None and cpu.platform.device and cpu.ram_gb is None:
         if ram is not None:
             cpu, ram = CpuMention(cpu.platform, cpu.said, ram, cpu.span), None

@@ -5,6 +5,7 @@ import pytest
 
 from estimator.errors import EstimatorError
 from estimator.hardware.catalog import find_gpu, machine
+from estimator.hardware.reader import read_hardware
 from estimator.result import Note
 
 GIB = 2**30
@@ -174,3 +175,27 @@ def test_laptop_gpus_when_the_words_say_laptop():
     assert machine(gpu="4090 laptop").gpu == find_gpu("GeForce RTX 4090 Laptop")
     assert machine(gpu="rtx 4070 max-q").gpu.laptop
     assert not machine(gpu="rtx 4070").gpu.laptop
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "bandwidth"),
+    [
+        # apple.json's chips, each Mac's chips from Apple's tech specs: the slowest of them
+        # that comes with the memory said.
+        ("macbook air 16gb", "M1 16GB", 68.25),
+        ("MacBook Air 24GB", "M2 24GB", 100.0),  # the M1 has no 24 GB
+        ("mac mini 48gb", "M4 Pro 48GB", 273.0),  # only the M4 Pro mini has 48 GB
+        ("macbook pro met 36gb", "M3 Pro 36GB", 150.0),
+        ("mac studio 128gb", "M4 Max 128GB", 546.0),  # M1/M2 Ultra read 800, no M3 Max studio
+    ],
+)
+def test_a_mac_said_without_its_chip_is_its_slowest_chip_with_that_memory(said, name, bandwidth):
+    m = machine(gpu=said)
+    assert (m.kind, m.name, m.apple.bandwidth_gbs) == ("apple", name, bandwidth)
+    (note,) = m.notes
+    assert note.key == "apple_chip_assumed" and note.params["bandwidth_gbs"] == bandwidth
+    # It reads back the same from a saved profile.
+    mention, _ = read_hardware(said)
+    assert machine(gpu=mention.apple.spec).name == name
+    # A chip said is the chip, with no assumption.
+    assert machine(gpu="M2 macbook air 24gb").notes == ()
