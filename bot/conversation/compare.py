@@ -245,11 +245,18 @@ def verdict_line(rows: list[Row], lang: str) -> str:
         }
     elif len(fitting) == 1:
         key, params = "compare.reason.only_fits", {}
-    elif _fastest(rows, [rows.index(r) for r in fitting]) is not None:
-        other = max((r for r in fitting if r is not chosen and r.speed), key=lambda r: r.speed or 0)
-        key = "compare.reason.faster_" + (chosen.speed_unit or "tokens_per_s")
+    elif (fastest := _fastest(rows, [rows.index(r) for r in fitting])) is not None:
+        if rows[fastest] is chosen:
+            other = max(
+                (r for r in fitting if r is not chosen and r.speed), key=lambda r: r.speed or 0
+            )
+            key = "compare.reason.faster_" + (chosen.speed_unit or "tokens_per_s")
+        else:
+            # Chosen for its room over a faster one that only just fits: both are said.
+            other = rows[fastest]
+            key = "compare.reason.roomier"
         params = {"speed": _speed(chosen, lang), "other": _speed(other, lang)}
-        params["other_label"] = other.label
+        params.update(other_label=other.label, per_device=per_device)
     elif _alike(fitting):
         first = ", ".join(r.label for r in fitting[:-1])
         options = t("compare.joined", lang, first=first, last=fitting[-1].label)

@@ -149,6 +149,9 @@ def _merge(base: Draft, msg: Draft) -> Draft:
     elif msg.cloud:
         # Renting: a Mac, a laptop or a CPU is not what is rented, nor its RAM.
         base = base.model_copy(update=dict.fromkeys(_NOT_RENTED))
+    elif msg.budget:
+        # A budget asks what to buy: the card it buys, not the machine asked about before.
+        base = base.model_copy(update=dict.fromkeys(HARDWARE_SLOTS))
     if msg.task and msg.task != base.task and msg.method is None:
         base = base.model_copy(update={"method": None})
     if msg.task == "inference" and base.task == "training":
@@ -162,6 +165,15 @@ def _merge(base: Draft, msg: Draft) -> Draft:
             base = base.model_copy(update={"compare": None})
     if msg.engine and msg.precision is None and base.precision:
         base = base.model_copy(update={"precision": _format_on(msg.engine, base.precision)})
+    if (
+        msg.precision
+        and msg.engine is None
+        and base.engine
+        and not _runs(base.engine, msg.precision)
+    ):
+        # "and with q8 instead?" after a question on vLLM: the format named last decides, on
+        # the engine that runs it (llama.cpp), not a refusal of the pair.
+        base = base.model_copy(update={"engine": None})
     merged = msg.merged_over(base)
     # A message that sets what the inverse question computes asks a forward question instead
     # (asking for the cloud is not choosing an instance).
@@ -169,12 +181,20 @@ def _merge(base: Draft, msg: Draft) -> Draft:
     if (
         computed not in (None, "cloud")
         and msg.inverse is None
-        and getattr(msg, computed) is not None
+        and (getattr(msg, computed) is not None or msg.compare)
     ):
+        # A comparison after it ("q4 or q8?") weighs the options as a forward question too.
         merged = merged.model_copy(update={"inverse": None})
     if merged.method and merged.task is None:
         merged = merged.model_copy(update={"task": "training"})
     return merged
+
+
+def _runs(engine: str, precision: str) -> bool:
+    try:
+        return engines.get(engine).accepts(weight_format(precision))
+    except EstimatorError:
+        return True  # an unknown name is the estimator's to refuse
 
 
 def _format_on(engine: str, precision: str) -> str:

@@ -1,8 +1,8 @@
-"""Comparisons: "an L4 or a T4", "AWQ vs GPTQ", "ZeRO-2 of ZeRO-3", "vllm or llama.cpp",
-"llama 8b or qwen 7b". Found by meaning, not by position: the words on each side of a connector
-are read as a question of their own, and when both sides name a different value on the same
-axis (hardware, model, format, engine, method, ZeRO stage, framework, optimizer) they are the
-options. The caller reads the question once per option, with the other options blanked.
+"""Comparisons: "an L4 or a T4", "AWQ vs GPTQ", "ZeRO-2 of ZeRO-3", "vllm or llama.cpp", "llama 8b or
+qwen 7b", "the difference between q4 and q8". Found by meaning, not by position: the words on each
+side of a connector are read as a question of their own, and when both sides name a different value
+on the same axis (hardware, model, format, engine, method, ZeRO stage, framework, optimizer) they
+are the options. The caller reads the question once per option, with the other options blanked.
 """
 
 from __future__ import annotations
@@ -89,9 +89,19 @@ def _side(
     return best
 
 
+def _connectors(low: str) -> list[re.Match[str]]:
+    """Where options meet: "or", "vs", "better than", and the "and" of "between X and Y"."""
+    found = list(lx.finditer("or", low))
+    for between in lx.finditer("between", low):
+        joined = lx.pattern("and").search(low, between.end())
+        if joined is not None:
+            found.append(joined)
+    return sorted(found, key=lambda m: m.start())
+
+
 def options(low: str, read: Reader) -> list[Span]:
     """The spans of the options the text compares, in order; [] when it compares nothing."""
-    for n, connector in enumerate(lx.finditer("or", low)):
+    for n, connector in enumerate(_connectors(low)):
         if n == MAX_CONNECTORS:
             break
         before = list(_TOKEN.finditer(low[: connector.start()]))

@@ -10,6 +10,8 @@ from itertools import pairwise
 from estimator.models import catalog
 from estimator.names import tokens
 
+from .. import lexicon as lx
+
 _HF_ID = re.compile(r"(?<![\w./-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
 # A path as typed in a terminal: quoted when it holds spaces, else one word, which may end in
 # the sentence's punctuation ("can I run ./model.gguf?").
@@ -283,6 +285,8 @@ def _misspelt_family(words: list[str]) -> str | None:
 
     for word in words:
         if len(word) < 5 or not word.isalpha() or word in _STOP or word in _families():
+            continue
+        if lx.pattern("everyday").fullmatch(word):
             continue
         if any(
             fuzz.ratio(word, family) >= _TYPO_CUTOFF for family in _families() if len(family) >= 4

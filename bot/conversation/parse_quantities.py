@@ -223,6 +223,9 @@ MAX_BUDGET = 10_000_000
 # ungrouped already (parse_numbers.plain).
 _AMOUNT = r"(\d+(?:[.,]\d{1,2})?)\s*(k)?"
 _NOT_A_UNIT = r"(?!\s*(?:gb|gib|tb|mb|tokens?|users?|w|watts?|%)(?![\w]))"
+# The amount ends there: no letter or digit follows, nor a decimal or group mark with digits
+# ("10k, which" ends at the comma; "1.5" does not end at its "1").
+_ENDS = r"(?![\w]|[.,]\d)"
 
 
 def _currency(said: str) -> str:
@@ -237,11 +240,11 @@ def budget(low: str, found: Found) -> str:
     hour or month ("$2/hour") is a rent, not a budget."""
     money = rf"(?:{lx.fragment('dollar')}|{lx.fragment('euro')}|{lx.fragment('pound')})"
     rent = rf"(?!\s*(?:{lx.fragment('per_period')})(?![\w]))"
-    first = re.search(rf"(?<![\w.,])({money})\s*{_AMOUNT}(?![\w.,]){rent}", low)
+    first = re.search(rf"(?<![\w.,])({money})\s*{_AMOUNT}{_ENDS}{rent}", low)
     after = re.search(rf"(?<![\w.,]){_AMOUNT}\s*({money})(?![\w]){rent}", low)
     worded = re.search(
         rf"(?<![\w])(?:{lx.fragment('budget')})\s*(?:\w+\s+){{0,2}}?{_AMOUNT}"
-        rf"(?![\w.,]){_NOT_A_UNIT}{rent}",
+        rf"{_ENDS}{_NOT_A_UNIT}{rent}",
         low,
     )
     if first is not None:

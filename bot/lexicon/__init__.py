@@ -128,11 +128,17 @@ LANGUAGE_CONCEPTS = frozenset(
         "concurrency_word",
         # a comparison's option ends before these ("instead of", "better than")
         "option_stop",
+        # "between X and Y" compares X and Y
+        "between",
+        "and",
         # before "my X" when naming a saved machine ("on my mac"), and after it when
         # describing one ("my pc has ..."); words after "my" that are no machine's name
         "place",
         "describes",
         "not_a_name",
+        # everyday words within a typo of a model family's name ("internal" of InternLM,
+        # "minimal" of MiniMax): never read as a misspelt model
+        "everyday",
         # words that may stand beside a greeting or thanks
         "courtesy",
         # commands said as words

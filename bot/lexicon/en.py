@@ -471,6 +471,7 @@ LEXICON = Lexicon(
             r"or\s+rather",
             r"or\s+maybe",
             r"or\s+should\s+i\s+(?:use|get|go\s+with|pick)",
+            r"(?:better|faster|cheaper|worse|slower)\s+than",
         ),
         "better": (
             r"better",
@@ -509,9 +510,12 @@ LEXICON = Lexicon(
             r"in\s+parallel",
         ),
         "concurrency_word": (r"concurrency",),
+        "between": (r"between",),
+        "and": (r"and",),
         "option_stop": (r"instead", r"than", r"better", r"which"),
         "place": (r"on", r"with", r"using", r"for", r"via", r"in"),
         "describes": (r"has", r"have", r"is", r"got", r"comes", r"runs", r"contains", r":"),
+        "everyday": (r"internal", r"minimal", r"granted", r"moonlit", r"commands", r"commando"),
         "not_a_name": (
             r"gpus?",
             r"cards?",

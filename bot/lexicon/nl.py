@@ -398,6 +398,7 @@ LEXICON = Lexicon(
             r"of\s+liever",
             r"of\s+toch",
             r"of\s+beter",
+            r"(?:beter|sneller|goedkoper|slechter|trager)\s+dan",
         ),
         "better": (
             r"beter",
@@ -429,9 +430,12 @@ LEXICON = Lexicon(
         "concurrent": (r"gelijktijdige", r"tegelijke", r"parallelle", r"actieve"),
         "at_once": (r"tegelijk(?:ertijd)?", r"gelijktijdig", r"op\s+hetzelfde\s+moment"),
         "concurrency_word": (r"gelijktijdigheid",),
+        "between": (r"tussen",),
+        "and": (r"en",),
         "option_stop": (r"plaats", r"dan", r"beter", r"welke"),
         "place": (r"op", r"met", r"voor", r"via", r"in"),
         "describes": (r"heeft", r"is", r"bevat", r"draait", r":"),
+        "everyday": (r"intern", r"commando", r"commandos"),
         "not_a_name": (
             r"gpu'?s?",
             r"kaart",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from estimator import engines
 from estimator.frameworks import FRAMEWORKS
 from estimator.planner import CLOUD, MORE_GPUS, Plan
-from estimator.planner.quality import LOW_BITS_SOURCE
+from estimator.planner.quality import LOW_BITS_SOURCE, UNUSABLE_BITS, UNUSABLE_SOURCE
 from estimator.precision import weight_format
 from estimator.speed import Range
 from estimator.training_time import TrainingTime
@@ -99,7 +99,10 @@ def figures(plan: Plan, lang: str) -> str:
         unstated = plan.machine is not None and plan.machine.ram_bytes is None
         key = "plan.ram_needed" if unstated else "plan.ram"
         text += t(key, lang, ram=numbers.size(off.ram_bytes, lang), what=what)
-    if plan.low_bits:
+    if plan.quality_bits < UNUSABLE_BITS:
+        bits = int(plan.quality_bits)
+        text += "; " + t("plan.unusable_bits", lang, bits=bits, source=UNUSABLE_SOURCE)
+    elif plan.low_bits:
         text += "; " + t("plan.low_bits", lang, bits=int(plan.quality_bits), source=LOW_BITS_SOURCE)
     return text
 

@@ -21,6 +21,10 @@ LOW_BITS = 4  # formats below this many bits cost noticeable quality
 # accuracy; llama.cpp's quantize README tabulates the perplexity per format. Quoted in answers
 # of either language, so the citation alone.
 LOW_BITS_SOURCE = "Dettmers & Zettlemoyer, arXiv:2212.09720; llama.cpp tools/quantize/README.md"
+# Under 2 bits per weight (IQ1_S, IQ1_M) a format is "extremely low quality, not recommended"
+# (Hugging Face Hub docs, docs/hub/gguf.md, its table of quantization types).
+UNUSABLE_BITS = 2.0
+UNUSABLE_SOURCE = "Hugging Face Hub docs, GGUF quantization types"
 _GGUF_BITS = re.compile(r"^i?q(\d)")
 
 

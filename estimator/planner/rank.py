@@ -1,15 +1,17 @@
 """The order a practitioner weighs plans in: runs on the hardware they have first (a rented
 instance next, more GPUs of their kind after that, unless they asked for a GPU count); among
-those, fits on the GPUs before running partly from RAM, and 4 bits or more before fewer; then
-the fewest GPUs to add (an owner buys as few cards as will do) and the cheapest rental (a
-4-bit 70B on one card at a tenth of the price of 16-bit on eight is what people rent, unless
-they named the format or the training method: that is rented first); then
-the highest quality (partly in RAM, a plan that decodes faster than people read first), room
-to spare before a tight fit running for one user; then the fastest decode; then the cheapest."""
+those, fits on the GPUs before running partly from RAM, 4 bits or more before fewer, and 1 bit
+after everything else that runs; then the fewest GPUs to add (an owner buys as few cards as
+will do) and the cheapest rental (a 4-bit 70B on one card at a tenth of the price of 16-bit on
+eight is what people rent, unless they named the format or the training method: that is rented
+first); then the highest quality (partly in RAM, a plan that decodes faster than people read
+first), room to spare before a tight fit running for one user; then the fastest decode; then
+the cheapest."""
 
 from __future__ import annotations
 
 from ..vocabulary import FITTING
+from .quality import UNUSABLE_BITS
 from .types import ANY, CLOUD, MORE_GPUS, YOURS, Plan
 
 # Bits per weight from which a format is close to lossless (Q8_0, FP8: quality.py's sources).
@@ -41,6 +43,8 @@ def key(plan: Plan, more_gpus_first: bool = False) -> tuple[float, ...]:
         fit = 0
     else:
         fit = 4
+    if plan.runs and plan.quality_bits < UNUSABLE_BITS:
+        fit = 3.5  # after any other way that runs, even one slower than people read
     added = plan.gpus if plan.hardware == MORE_GPUS else 0
     rent = (plan.usd_per_hour or 0.0) if plan.hardware == CLOUD else 0.0
     # Renting for what was asked ("full fine-tune", "in FP8") before the cheaper instance for

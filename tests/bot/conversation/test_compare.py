@@ -77,3 +77,43 @@ def test_which_is_faster_is_answered_by_speed_whatever_format_each_runs():
     asks about speed, and at 504 GB/s against 273 the 4070 is, in either format."""
     rows = _rows("wat is sneller voor llama 8b, m4 pro 24gb of rtx 4070 12gb??", "nl")
     assert compare.verdict_line(rows, "nl").startswith("Beter: RTX 4070, die is sneller")
+
+
+def test_better_than_compares_as_or_does():
+    # "X better than Y" is the question "X or Y", in either language.
+    for text in (
+        "is 2x 5060 ti 16gb better than one used 3090 for qwen3 14b",
+        "is 2x 5060 ti 16gb beter dan een 3090 voor qwen3 14b",
+    ):
+        options = parse(text).compare
+        assert options is not None
+        assert [(o.gpu, o.gpus) for o in options] == [
+            ("GeForce RTX 5060 Ti 16GB", 2),
+            ("GeForce RTX 3090", None),
+        ]
+    assert [o.engine for o in parse("is vllm faster than llama.cpp for llama 8b").compare] == [
+        "vllm",
+        "llama.cpp",
+    ]
+
+
+def test_an_option_chosen_for_its_room_says_the_other_is_faster():
+    # On a 4090 Qwen2.5-Coder-32B in AWQ fits with room, Q5_K_M only just and decodes faster:
+    # the line must not call the slower one faster.
+    text = "awq or gguf q5_k_m for qwen2.5 coder 32b on a 4090, which is faster"
+    rows = _rows(text)
+    awq, q5 = rows
+    assert (awq.verdict, q5.verdict) == ("fits", "tight") and q5.speed > awq.speed
+    line = compare.verdict_line(rows, "en")
+    assert line.startswith("Better: AWQ, it leaves room to spare")
+    assert "Q5_K_M is faster" in line and "it is faster" not in line
+
+
+def test_between_x_and_y_compares_x_and_y():
+    for text in (
+        "difference between a 3090 and a 4090 for llama 70b",
+        "verschil tussen 3090 en 4090",
+    ):
+        assert [o.gpu for o in parse(text).compare] == ["GeForce RTX 3090", "GeForce RTX 4090"]
+    # "and" without "between" joins, it does not compare.
+    assert parse("run llama 8b and qwen 7b on a 4090").compare is None

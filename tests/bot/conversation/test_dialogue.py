@@ -136,6 +136,17 @@ def test_another_engine_runs_the_format_asked_before_as_it_can():
     assert turn.state.draft.precision == "awq"  # vLLM runs it as asked
 
 
+def test_a_gguf_format_named_after_an_engine_that_cannot_load_it_leaves_that_engine():
+    # "and with q8 instead?" after a question on vLLM: Q8_0 on the engine that runs it, not a
+    # refusal of vLLM with a GGUF file.
+    *_, turn = talk("qwen3 14b on 2x 5060 ti 16gb in vllm", "and with q8 instead?")
+    d = turn.state.draft
+    assert (d.engine, d.precision, d.model) == (None, "q8_0", "Qwen3-14B")
+    # A format the engine runs keeps it.
+    *_, turn = talk("qwen3 14b on an h100 in vllm", "and in fp8?")
+    assert (turn.state.draft.engine, turn.state.draft.precision) == ("vllm", "fp8")
+
+
 def test_a_new_question_keeps_only_the_hardware():
     *_, turn = talk("serve 7B in int4 to 16 users on an A100 80GB", "can I fine-tune Llama 3.1 8B?")
     d = turn.state.draft
@@ -319,3 +330,23 @@ def test_a_size_alone_names_the_previous_models_family_member():
     # A line's models named after it: DeepSeek-R1's distills.
     _, other = talk("can i run deepseek r1 on my 3080 10gb", "no i meant the distill, the 14b one")
     assert other.state.draft.model == "DeepSeek-R1-Distill-Qwen-14B"
+
+
+def test_a_budget_after_a_question_about_a_machine_asks_what_to_buy():
+    *_, turn = talk(
+        "hoeveel tokens per seconde haal ik met qwen3 30b a3b op een mac mini m4 pro 48gb",
+        "we willen een chatbot voor 50 medewerkers, welke hardware? budget rond de 10k",
+    )
+    d = turn.state.draft
+    assert (d.budget, d.apple, d.gpu) == (10_000, None, None)
+    assert d.concurrency == 50
+
+
+def test_a_comparison_after_an_inverse_question_compares_on_the_same_machine():
+    *_, turn = talk(
+        "hoeveel gebruikers tegelijk kan een enkele a100 80gb aan met llama 3.3 70b int4",
+        "wat is het verschil tussen q4 en q8 qua kwaliteit en geheugen",
+    )
+    d = turn.state.draft
+    assert d.inverse is None and d.gpu == "a100 80gb"
+    assert [o.precision for o in d.compare] == ["q4_k_m", "q8_0"]

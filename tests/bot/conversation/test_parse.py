@@ -201,6 +201,21 @@ def test_a_laptops_bare_size_is_its_ram(text, ram, vram):
     assert (draft.ram_gb, draft.gpu_memory_gb) == (ram, vram)
 
 
+@pytest.mark.parametrize(
+    ("text", "apple"),
+    [
+        (
+            "macbook air 16gb can it even run gemma 3 12b or is it gonna swap to death",
+            "macbook air 16GB",
+        ),
+        ("draait qwen3 32b op een mac mini met 48gb", "mac mini 48GB"),
+    ],
+)
+def test_a_mac_with_its_memory_but_no_chip_is_that_mac(text, apple):
+    draft = parse(text)
+    assert (draft.apple, draft.ram_gb, draft.gpu_memory_gb) == (apple, None, None)
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text())
 def test_any_unicode_parses_without_error(text):
@@ -513,3 +528,17 @@ def test_a_purpose_without_a_model_asks_for_the_biggest_made_for_it(text, purpos
 def test_a_named_model_has_no_purpose_to_search():
     d = parse("can i run qwen2.5 coder 32b on a 4090")
     assert d.model == "Qwen2.5-Coder-32B" and d.purpose is None and d.inverse is None
+
+
+@pytest.mark.parametrize(
+    ("text", "budget"),
+    [
+        ("internal chatbot for 50 employees, budget around 10k, which model and hardware", 10_000),
+        ("under $2000, what gpu should i get", 2_000),
+        ("budget 10k. welke gpu", 10_000),
+        ("budget 1.5k", 1_500),
+    ],
+)
+def test_a_budget_ends_at_its_punctuation_and_everyday_words_are_no_model(text, budget):
+    draft = parse(text)
+    assert (draft.budget, draft.model) == (budget, None)

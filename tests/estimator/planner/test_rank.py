@@ -140,3 +140,14 @@ def test_slower_than_reading_either_way_the_faster_comes_first(arch):
     # Fast enough to read along (an MoE with its experts in RAM), or no bound known: not slow.
     assert not replace(q4, ram_bound=416).slow_offload
     assert not replace(q4, ram_bound=None).slow_offload
+
+
+def test_one_bit_formats_come_after_anything_else_that_runs(arch):
+    # IQ1_S fits a 32B on a 12 GB card; Q4_K_M with 29 of 64 layers in RAM decodes at about 4
+    # tokens/s, slower than people read, and still comes first: 1-bit GGUF types are "extremely
+    # low quality, not recommended" (Hugging Face Hub docs on GGUF).
+    one_bit = _plan(arch, quality_bits=1, estimate_bits=1.6, low_bits=True)
+    slow = _plan(arch, quality_bits=4, verdict="offload", decode=Range(3.6, 5.7))
+    two_bit = _plan(arch, quality_bits=2, estimate_bits=2.7, low_bits=True)
+    assert slow.slow_offload
+    assert _order([one_bit, slow, two_bit]) == [two_bit, slow, one_bit]
