@@ -2,7 +2,7 @@
 
 A name becomes a tuple of tokens: lower case, split on separators and where letters turn into
 digits ("Qwen2.5-7B" -> ("qwen", "2.5", "7b"), "rtx4090" -> ("rtx", "4090")), with filler tokens
-dropped. Lookups try an exact token match, then a unique superset match, and otherwise return
+dropped and other spellings of a word made the name's own. Lookups try an exact token match, then a unique superset match, and otherwise return
 close names (rapidfuzz) for a "did you mean".
 """
 
@@ -15,6 +15,9 @@ from typing import Generic, TypeVar
 
 _SPLIT = re.compile(r"[\s/_\-,()+:'\"]+")
 _LETTER_DIGIT = re.compile(r"(?<=[a-z])(?=\d)")
+# Spellings a name is written in besides its own: British "distil" for the "Distill" of
+# DeepSeek-R1-Distill-Qwen-14B.
+_SPELLINGS = {"distil": "distill"}
 
 
 def tokens(text: str, drop: frozenset[str] = frozenset()) -> tuple[str, ...]:
@@ -23,7 +26,7 @@ def tokens(text: str, drop: frozenset[str] = frozenset()) -> tuple[str, ...]:
         for piece in _LETTER_DIGIT.split(part):
             piece = piece.strip(".")
             if piece and piece not in drop:
-                out.append(piece)
+                out.append(_SPELLINGS.get(piece, piece))
     return tuple(out)
 
 

@@ -150,6 +150,7 @@ def _settings(draft: Draft) -> tuple[dict[str, object], list[Note]]:
         "rollout_engine",
         "group_size",
         "generation_length",
+        "reference_model",
     ):
         value = getattr(draft, name)
         if value is not None:

@@ -103,20 +103,7 @@ def _reading(original: str) -> Reading:
     found = _read(low, original)
     spans = parse_compare.options(low, _snippet)
     if len(spans) >= 2:
-        neutral = _read(_blanked(low, spans), original)
-        each = [
-            _read(_blanked(low, spans[:i] + spans[i + 1 :]), original) for i in range(len(spans))
-        ]
-        options = [_differing(one, neutral) for one in each]
-        # What every option implies ("ZeRO-2 or ZeRO-3": training) is the question's.
-        for slot in set.intersection(*(set(o) for o in options)):
-            if len({repr(o[slot]) for o in options}) == 1:
-                for o in options:
-                    del o[slot]
-        # The question reads as its first option, so whatever reads it without the
-        # comparison (a team's machines, the next refinement) reads a whole question.
-        found = each[0]
-        found.set("compare", options)
+        found = _compared(low, original, spans, found)
     slots = {k: v for k, v in found.slots.items() if v is not None}
     has_question = any(k in _QUESTION_SLOTS for k in slots)
     act = None if has_question else parse_acts.act(low)
@@ -135,6 +122,28 @@ def _reading(original: str) -> Reading:
         running=bool(found.get("running_question")),
         follow_up=bool(re.match(r"^\W*" + lx.fragment("follow_up") + r"(?![\w])", low)),
     )
+
+
+def _compared(low: str, original: str, spans: list[tuple[int, int]], found: Found) -> Found:
+    """The question read as its first option, with the options it compares; as it was when
+    an option differs from the question in nothing the answer could show ("fsdp or zero 2"
+    beside Axolotl, which names the framework already)."""
+    neutral = _read(_blanked(low, spans), original)
+    each = [_read(_blanked(low, spans[:i] + spans[i + 1 :]), original) for i in range(len(spans))]
+    options = [_differing(one, neutral) for one in each]
+    parse_compare.same_device(options)
+    # What every option implies ("ZeRO-2 or ZeRO-3": training) is the question's.
+    for slot in set.intersection(*(set(o) for o in options)):
+        if len({repr(o[slot]) for o in options}) == 1:
+            for o in options:
+                del o[slot]
+    if not all(options):
+        return found
+    # The question reads as its first option, so whatever reads it without the
+    # comparison (a team's machines, the next refinement) reads a whole question.
+    first = each[0]
+    first.set("compare", options)
+    return first
 
 
 def _printable(text: str) -> str:
@@ -188,6 +197,7 @@ def _read(low: str, original: str) -> Found:
     parse_task.precision(low, found)
     parse_task.framework(low, found)
     parse_training.grad_checkpointing(low, found)
+    parse_training.reference_model(low, found)
     parse_training.optimizer(low, found)
     parse_training.lora(low, found)
     parse_training.packing(low, found)
@@ -307,6 +317,18 @@ def _inverse(low: str, found: Found) -> None:
             "max_context",
         ),
         (rf"\b{how_many}\s+(?:\w+\s+)?{lx.fragment('users')}", "max_concurrency"),
+        # "max-model-len for gemma 3 27b on a 4090, the highest I can set", "hoe hoog kan ik
+        # de context zetten".
+        (
+            rf"\b{lx.fragment('context_word')}\b(?:\s+[\w'.,-]+){{0,14}}?\s+"
+            rf"(?:{lx.fragment('highest_setting')})\b",
+            "max_context",
+        ),
+        (
+            rf"\b(?:{lx.fragment('highest_setting')})\s+(?:\w+\s+){{0,3}}?"
+            rf"{lx.fragment('context_word')}\b",
+            "max_context",
+        ),
         (rf"\b{lx.fragment('batch_question')}\b", "max_batch"),
         (rf"\b{which}\s+{lx.fragment('quantization_word')}\b", "best_precision"),
         (rf"\b{smallest}\s+{lx.fragment('gpu_word')}", "smallest_gpu"),

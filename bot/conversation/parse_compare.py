@@ -122,3 +122,25 @@ def options(low: str, read: Reader) -> list[Span]:
             spans.insert(0, more[0])
         return spans
     return []
+
+
+_MEMORY = re.compile(r"\s*\d+(?:\.\d+)?\s*gb$", re.IGNORECASE)
+_MEMORY_SLOTS = ("ram_gb", "gpu_memory_gb")
+
+
+def same_device(options: list[Slots]) -> None:
+    """An option that is only a memory beside one that names a chip or card is that chip or
+    card with this memory: "M3 Pro 18GB, or the 36gb version" compares the M3 Pro 36GB, not a
+    CPU with 36 GB of RAM."""
+    devices = [o for o in options if o.get("apple") or o.get("gpu")]
+    if len(devices) != 1:
+        return
+    slot = "apple" if devices[0].get("apple") else "gpu"
+    name = _MEMORY.sub("", str(devices[0][slot]))
+    for option in options:
+        memory = next((option[k] for k in _MEMORY_SLOTS if option.get(k)), None)
+        if memory is None or set(option) - {*_MEMORY_SLOTS, "laptop"}:
+            continue
+        for k in _MEMORY_SLOTS:
+            option.pop(k, None)
+        option[slot] = f"{name} {memory:g}GB"

@@ -240,6 +240,8 @@ def catalog_model(text: str) -> str | None:
     does not have ("olmo 2 1b", "starcoder2 15b") names a model the catalog lacks: returned as
     written, to be answered as unknown with the catalog's close names, unless a close spelling
     of the same size is in the catalog ("lama 3 8b")."""
+    # "qwen 2,5 7b": a version written with a decimal comma is Qwen2.5, not "2" and "5 7b".
+    text = re.sub(r"(?<=\d),(?=\d)", ".", text)
     words = _WORD.findall(re.sub(r"(?<=[a-z0-9])\+", " plus", text))
     lacking: tuple[int, int, str] | None = None
     for start, end, window, after in _windows(words):
@@ -281,18 +283,20 @@ _TYPO_CUTOFF = 85
 def _misspelt_family(words: list[str]) -> str | None:
     """A word that is a family's name misspelt ("mixtrall", "mistrall"): returned as written,
     so the answer asks "did you mean ...?" instead of which model."""
+    return next((word for word in words if _misspelt(word)), None)
+
+
+def _misspelt(word: str) -> bool:
+    """A word close to a family's name that is neither that name nor an everyday word."""
     from rapidfuzz import fuzz
 
-    for word in words:
-        if len(word) < 5 or not word.isalpha() or word in _STOP or word in _families():
-            continue
-        if lx.pattern("everyday").fullmatch(word):
-            continue
-        if any(
-            fuzz.ratio(word, family) >= _TYPO_CUTOFF for family in _families() if len(family) >= 4
-        ):
-            return word
-    return None
+    if len(word) < 5 or not word.isalpha() or word in _STOP or word in _families():
+        return False
+    if lx.pattern("everyday").fullmatch(word):
+        return False
+    return any(
+        fuzz.ratio(word, family) >= _TYPO_CUTOFF for family in _families() if len(family) >= 4
+    )
 
 
 @cache
@@ -326,7 +330,7 @@ def _close_spelling(words: list[str]) -> str | None:
             before = words[max(0, i - width) : i]
             if len(before) < width or any(w in _STOP for w in before):
                 break
-            if not _names_a_family(" ".join(before)):
+            if not (_names_a_family(" ".join(before)) or (width == 1 and _misspelt(before[0]))):
                 continue
             query = " ".join(tokens(" ".join([*before, size])))
             for name in names:

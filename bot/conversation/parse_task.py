@@ -61,7 +61,9 @@ def task(low: str, found: Found) -> None:
 
 
 def method(low: str, found: Found) -> None:
-    if _mentions("qlora", low):
+    if _full_before_the_alternative(low, found):
+        found.set("method", "full")
+    elif _mentions("qlora", low):
         found.set("method", "qlora")
     elif _mentions("lora", low):
         found.set("method", "lora")
@@ -74,6 +76,17 @@ def method(low: str, found: Found) -> None:
             found.set("objective", value)
             found.set("task", "training")
             break
+
+
+def _full_before_the_alternative(low: str, found: Found) -> bool:
+    """ "full finetune with fsdp, or should I go to LoRA": the full fine-tune is asked, LoRA is
+    the way out the question weighs (and the plans offer)."""
+    full = _mentions("full", low) if found.get("task") == "training" else []
+    adapters = [m for c in ("lora", "qlora") for m in _mentions(c, low)]
+    if not full or not adapters:
+        return False
+    first, later = full[0], min(m.start() for m in adapters)
+    return first.end() <= later and lx.search("or", low[first.end() : later]) is not None
 
 
 def kv_precision(low: str, found: Found) -> str:

@@ -149,6 +149,14 @@ def grad_checkpointing(low: str, found: Found) -> None:
         found.set("grad_checkpointing", switched(low, m))
 
 
+def reference_model(low: str, found: Found) -> None:
+    """ "with the reference model loaded too", "zonder referentiemodel": the objective's frozen
+    reference loaded or not."""
+    m = lx.search("reference_model", low)
+    if m is not None:
+        found.set("reference_model", switched(low, m))
+
+
 def optimizer(low: str, found: Found) -> None:
     negation = lx.fragment("negation")
     for value, concept in lx.variants("optimizer"):

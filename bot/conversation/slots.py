@@ -55,6 +55,7 @@ TRAINING_SLOTS = frozenset(
         "distributed",
         "activation_offload",
         "objective",
+        "reference_model",
         "rollout_engine",
         "group_size",
         "generation_length",
@@ -116,6 +117,7 @@ class Draft(BaseModel):
     distributed: Literal["ddp", "hsdp"] | None = None  # a backend no framework name implies
     activation_offload: bool | None = None  # activations in CPU RAM (not the optimizer states)
     objective: Objective | None = None  # what it is trained for: "dpo", "grpo"
+    reference_model: bool | None = None  # the objective's frozen reference loaded (or not)
     # Online RL: where the generations come from, completions per prompt and their length.
     rollout_engine: Literal["vllm"] | None = None
     group_size: int | None = None

@@ -128,6 +128,8 @@ LANGUAGE_CONCEPTS = frozenset(
         "concurrency_word",
         # a comparison's option ends before these ("instead of", "better than")
         "option_stop",
+        # "the highest I can set" (after a context setting: the longest context that fits)
+        "highest_setting",
         # "between X and Y" compares X and Y
         "between",
         "and",

@@ -510,6 +510,10 @@ LEXICON = Lexicon(
             r"in\s+parallel",
         ),
         "concurrency_word": (r"concurrency",),
+        "highest_setting": (
+            r"highest\s+(?:value\s+)?(?:i|we)\s+can\s+(?:set|use|go)",
+            r"how\s+high\s+can\s+(?:i|we)\s+(?:set|go)",
+        ),
         "between": (r"between",),
         "and": (r"and",),
         "option_stop": (r"instead", r"than", r"better", r"which"),

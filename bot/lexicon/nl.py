@@ -430,6 +430,10 @@ LEXICON = Lexicon(
         "concurrent": (r"gelijktijdige", r"tegelijke", r"parallelle", r"actieve"),
         "at_once": (r"tegelijk(?:ertijd)?", r"gelijktijdig", r"op\s+hetzelfde\s+moment"),
         "concurrency_word": (r"gelijktijdigheid",),
+        "highest_setting": (
+            r"hoogste\s+(?:waarde\s+)?(?:die\s+|wat\s+)?(?:ik|we)\s+kan\s+(?:instellen|zetten|gebruiken)",
+            r"hoe\s+hoog\s+kan\s+(?:ik|je|we)",
+        ),
         "between": (r"tussen",),
         "and": (r"en",),
         "option_stop": (r"plaats", r"dan", r"beter", r"welke"),

@@ -118,6 +118,8 @@ TERMS: dict[str, tuple[str, ...]] = {
     "generated_tokens": (r"completion[\s_-]?tokens",),
     "fsdp_shard_grad_op": (r"shard[\s_-]?grad[\s_-]?op",),
     "fsdp_no_shard": (r"no[\s_-]shard",),
+    # The frozen reference model of DPO, GRPO and PPO (TRL's ref_model; Dutch "referentiemodel").
+    "reference_model": (r"ref(?:erence|erentie)?[\s_-]?model(?:l?en)?", r"ref_model"),
     "grad_checkpointing": (
         r"(?:gradient|grad|activation)[\s_-]*(?:checkpoint\w*|ckpt)",
         r"gradi[eë]nt[\s_-]*checkpoint(?:ing)?",

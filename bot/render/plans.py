@@ -70,6 +70,10 @@ def summary(plan: Plan, lang: str) -> str:
             text += t("plan.optimizer_8bit", lang)
         if plan.engine == "deepspeed" and plan.gpus <= 1 and w.zero:
             text += t("plan.zero_single", lang, stage=w.zero)
+        if "checkpointing" in plan.changes:
+            text += t("plan.checkpointing", lang)
+        if "batch" in plan.changes:
+            text += t("plan.micro_batch", lang)
     else:
         text = weight_format(plan.precision).label
         if plan.kv_precision not in _PLAIN_KV:

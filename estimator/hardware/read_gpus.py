@@ -212,6 +212,9 @@ def options(text: Text, found: list[Found]) -> tuple[tuple[Card, ...], ...]:
     comma) are one machine; "or", "vs", "of" or other words between them start another."""
     groups: list[list[Found]] = []
     for f in sorted(found, key=lambda f: f.first):
+        before = groups[-1][-1] if groups else None
+        if before is not None and f.first == before.last + 1 and f.card.gpu == before.card.gpu:
+            continue  # one card by two of its names in a row: "strix halo ryzen ai max 128gb"
         if groups and _joined(text, groups[-1][-1].last + 1, f.first - 1):
             groups[-1].append(f)
         else:

@@ -109,6 +109,10 @@ def _changes(est: Estimate, asked: Workload, planned: Workload) -> tuple[str, ..
         out.append("method")
     if i.task == "training" and (i.optimizer or "adamw") != (asked.optimizer or "adamw"):
         out.append("optimizer")
+    if i.task == "training" and i.grad_checkpointing and asked.grad_checkpointing is False:
+        out.append("checkpointing")
+    if i.task == "training" and i.batch < asked.batch:
+        out.append("batch")  # one sequence per micro-batch, gradient accumulation for the rest
     if i.zero != asked.zero or i.offload != asked.offload:
         out.append("sharding")
     if est.verdict == "offload" and est.offload is not None and est.offload.ram_bytes:

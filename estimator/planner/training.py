@@ -84,13 +84,36 @@ def options(w: Workload, m: Machine | None) -> Iterator[Option]:
     asked = _estimate(w, m)
     if asked is not None:
         yield Option(w, m, asked)
+    fits = asked is not None and asked.verdict in FITTING
     # The asked method and the lighter ones: someone asking about QLoRA is not sent to a full
     # fine-tune.
     lightest = METHODS.index(w.method) if w.method in METHODS else 0
-    methods: list[Method] = (
-        [w.method] if w.method and asked is not None and asked.verdict in FITTING else []
-    )
+    methods: list[Method] = [w.method] if w.method and fits else []
     methods += [x for x in METHODS[lightest:] if x not in methods]
+    for base in _bases(w, fits):
+        found = list(_by_method(base, m, methods))
+        yield from found
+        if any(o.estimate.verdict in FITTING for o in found):
+            return
+
+
+def _bases(w: Workload, fits: bool) -> Iterator[Workload]:
+    """The workload the plans start from: as asked; when that does not fit, with activations
+    checkpointed if they were not (the first thing to try when they are what does not fit),
+    then one sequence per micro-batch (gradient accumulation keeps the batch)."""
+    if fits:
+        yield w
+        return
+    if w.grad_checkpointing is False:
+        w = replace(w, grad_checkpointing=True)
+    yield w
+    if w.batch > 1:
+        yield replace(w, batch=1)
+
+
+def _by_method(w: Workload, m: Machine | None, methods: list[Method]) -> Iterator[Option]:
+    """For each method the first setting that fits, else the first that runs with part of it
+    in CPU RAM."""
     for method in methods:
         base = replace(w, method=method, precision=None if method != w.method else w.precision)
         if method != "full":

@@ -103,6 +103,8 @@ class Plan:
             "method",
             "sharding",
             "optimizer",
+            "checkpointing",
+            "batch",
             "engine",
             "precision",
             "kv_precision",

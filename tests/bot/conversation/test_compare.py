@@ -117,3 +117,10 @@ def test_between_x_and_y_compares_x_and_y():
         assert [o.gpu for o in parse(text).compare] == ["GeForce RTX 3090", "GeForce RTX 4090"]
     # "and" without "between" joins, it does not compare.
     assert parse("run llama 8b and qwen 7b on a 4090").compare is None
+
+
+def test_a_memory_alone_beside_a_chip_or_card_is_that_chip_or_card_with_it():
+    d = parse("gpt-oss-20b op macbook pro m3 pro 18gb past dat of moet ik de 36gb versie")
+    assert [o.apple for o in d.compare] == ["M3 Pro 18GB", "M3 Pro 36GB"]
+    d = parse("4060 ti 8gb or the 16gb one for llama 8b")
+    assert [o.gpu for o in d.compare] == ["GeForce RTX 4060 Ti 8GB", "GeForce RTX 4060 Ti 16GB"]

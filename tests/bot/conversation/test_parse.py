@@ -542,3 +542,45 @@ def test_a_named_model_has_no_purpose_to_search():
 def test_a_budget_ends_at_its_punctuation_and_everyday_words_are_no_model(text, budget):
     draft = parse(text)
     assert (draft.budget, draft.model) == (budget, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "method"),
+    [
+        (
+            "kan ik gemma3 27b volledig finetunen met fsdp op 4 x a100 80gb of moet ik echt naar lora",
+            "full",
+        ),
+        ("full finetune or lora for llama 8b on a 4090", "full"),
+        ("dpo on mistral 7b with 2x 4090s, lora or full finetune?", "lora"),
+        ("qlora llama 8b with a full context of 8k", "qlora"),
+    ],
+)
+def test_the_method_asked_first_is_asked_and_the_one_after_or_is_the_way_out(text, method):
+    assert parse(text).method == method
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "vllm max-model-len for gemma 3 27b on a rtx4090 24 gig whats the highest i can set",
+        "hoe hoog kan ik de context zetten voor qwen 14b op een 3090",
+        "num_ctx voor llama 8b op 8gb, wat is de hoogste die ik kan instellen",
+    ],
+)
+def test_the_highest_context_setting_asks_for_the_longest_context(text):
+    assert parse(text).inverse == "max_context"
+
+
+@pytest.mark.parametrize(
+    ("text", "loaded"),
+    [
+        ("doing grpo on qwen 2,5 7b with trl and the reference model loaded too", True),
+        ("hoeveel vram voor dpo op qwen3 14b met het referentiemodel erbij", True),
+        ("grpo without reference model on qwen 7b", False),
+        ("dpo zonder referentiemodel op llama 8b", False),
+        ("dpo on llama 8b", None),
+    ],
+)
+def test_the_reference_model_said_loaded_or_not(text, loaded):
+    assert parse(text).reference_model is loaded

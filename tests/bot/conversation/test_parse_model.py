@@ -25,6 +25,11 @@ from bot.conversation.parse_model import catalog_model
         # A close spelling of the same size is still found.
         ("lama 3 8b on a 3060", "Llama-3-8B"),
         ("deepseek r1 70b on 2x3090", "DeepSeek-R1-Distill-Llama-70B"),
+        ("mistrall 7b on 8x h200", "Mistral-7B-v0.3"),
+        # British "distil", a decimal comma in the version: the model, not DeepSeek-R1 (671B)
+        # or Qwen2-57B-A14B.
+        ("deepseek r1 distil qwen 14b in q4 op een rx 7900 xtx", "DeepSeek-R1-Distill-Qwen-14B"),
+        ("grpo on qwen 2,5 7b with trl", "Qwen2.5-7B"),
         # Fillers are no other model.
         ("llama 3.1 8b instruct on a 3060", "Llama-3.1-8B"),
         ("command r on a 4090", "Command-R-v01"),

@@ -24,6 +24,9 @@ def test_the_same_card_twice_is_one_kind_counted_twice():
     m = machine(gpu="4090 + 4090")
     assert (m.gpu.name, m.count, m.cards, m.mixed) == ("GeForce RTX 4090", 2, (), False)
     assert m.device_capacities == (24 * GIB, 24 * GIB)
+    # One card by two of its names in a row is one card.
+    strix = machine(gpu="strix halo ryzen ai max 128gb")
+    assert (strix.gpu.name, strix.count) == ("Ryzen AI Max+ 395 (Strix Halo) 128GB", 1)
 
 
 def test_a_count_in_the_words_and_the_gpus_flag_must_agree():

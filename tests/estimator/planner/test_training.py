@@ -1,6 +1,8 @@
 """The training plans' commands: the settings that run what was estimated, in the trainer's
 config for the objective (TRL's GRPOConfig, DPOConfig, CPOConfig for SimPO)."""
 
+from dataclasses import replace
+
 from estimator.estimate import estimate
 from estimator.hardware.catalog import machine
 from estimator.planner.ladder import fused_loss
@@ -85,3 +87,30 @@ def test_liger_fused_loss_is_offered_on_gpus_only(arch):
     for hardware, offered in (("M2 Ultra 64GB", False), ("A100 80GB", True)):
         m = machine(gpu=hardware)
         assert (fused_loss(w, m, estimate(w, m)) is not None) is offered
+
+
+def test_activations_that_do_not_fit_are_checkpointed_then_micro_batched(arch):
+    # A full fine-tune of Qwen3-8B at 4 x 8,192 tokens with checkpointing off on 4x A100 40GB:
+    # 258 GiB of activations a GPU. Checkpointed, 4 x 8,192 tokens still keep 4 x 19.9 GB of fp32
+    # logits and their gradient; one sequence per micro-batch fits (torchtune's FSDP: 24 GiB).
+    from estimator.planner import plans
+
+    w = Workload(
+        model=arch("Qwen3-8B"),
+        task="training",
+        method="full",
+        engine="deepspeed",
+        zero=3,
+        context=8192,
+        batch=4,
+        grad_checkpointing=False,
+    )
+    m = machine(gpu="A100 40GB", gpus=4)
+    assert estimate(w, m).verdict == "does_not_fit"
+    best = plans(w, m)[0]
+    assert best.method == "full" and best.verdict in ("fits", "tight")
+    assert best.workload.grad_checkpointing and best.workload.batch == 1
+    assert {"checkpointing", "batch"} <= set(best.changes)
+    # What fits as asked is planned as asked: no checkpointing or batch change.
+    small = replace(w, context=1024, batch=1, grad_checkpointing=True)
+    assert all("batch" not in p.changes for p in plans(small, m))
