@@ -150,11 +150,14 @@ def _settings(draft: Draft) -> tuple[dict[str, object], list[Note]]:
         "rollout_engine",
         "group_size",
         "generation_length",
-        "reference_model",
     ):
         value = getattr(draft, name)
         if value is not None:
             fields[name] = value
+    if draft.reference_model is not None and draft.method not in ("lora", "qlora"):
+        # With adapters the reference is their own base with the adapters off, whatever was
+        # said of it (TRL refuses a second copy beside a peft_config unless forced).
+        fields["reference_model"] = draft.reference_model
     if draft.packing:
         notes.append(Note("packing", {}))
     if draft.liger:

@@ -118,6 +118,10 @@ def _by_method(w: Workload, m: Machine | None, methods: list[Method]) -> Iterato
         base = replace(w, method=method, precision=None if method != w.method else w.precision)
         if method != "full":
             base = replace(base, optimizer=None if w.optimizer in ("adamw_8bit",) else w.optimizer)
+        if method != w.method and method in ("lora", "qlora"):
+            # Adapters' reference is their own base with the adapters off: TRL refuses a second
+            # copy beside a peft_config unless forced (force_use_ref_model).
+            base = replace(base, reference_model=None)
         fallback = None
         for settings in _settings(method, m):
             option = replace(base, **settings)

@@ -115,3 +115,16 @@ def test_a_phone_is_answered_on_the_smallest_ram_it_is_sold_with():
     assert sized.machine.ram_bytes == 8 * (1 << 30)
     sized = answer(_draft("kan ik phi-3 mini draaien op mijn telefoon")).workload
     assert sized.machine.ram_bytes == 6 * (1 << 30)
+
+
+def test_a_reference_said_loaded_beside_adapters_is_their_own_base():
+    # "met het referentiemodel erbij" for LoRA DPO: TRL takes the base with the adapters off
+    # as the reference (no second copy), and the answer says so.
+    outcome = answer(
+        _draft("hoeveel vram voor dpo op qwen3 14b met lora rank 64 en het referentiemodel erbij")
+    )
+    est = outcome.workload.estimate
+    assert est.components.frozen_models == 0
+    assert "reference_shared" in [n.key for n in est.assumptions]
+    full = answer(_draft("full dpo on qwen3 14b with the reference model on 4x h100"))
+    assert full.workload.estimate.components.frozen_models == 2 * 14_768_307_200

@@ -114,3 +114,18 @@ def test_activations_that_do_not_fit_are_checkpointed_then_micro_batched(arch):
     # What fits as asked is planned as asked: no checkpointing or batch change.
     small = replace(w, context=1024, batch=1, grad_checkpointing=True)
     assert all("batch" not in p.changes for p in plans(small, m))
+
+
+def test_an_adapter_plan_shares_its_base_as_the_reference(arch):
+    # GRPO of Qwen2.5-7B, its reference loaded, on a 48 GB card: a full fine-tune counts a
+    # second 14.2 GiB copy; the LoRA plan's reference is its own base with the adapters off
+    # (TRL refuses a second copy beside a peft_config unless forced), so it counts none.
+    from estimator.planner import plans
+
+    w = Workload(model=arch("Qwen2.5-7B"), task="training", objective="grpo", reference_model=True)
+    found = plans(w, machine(gpu="RTX A6000"))
+    asked = next(p for p in found if p.kind == "as_asked")
+    assert asked.estimate.components.frozen_models == 2 * arch("Qwen2.5-7B").params
+    lora = next(p for p in found if p.method == "lora")
+    assert lora.workload.reference_model is None
+    assert lora.estimate.components.frozen_models == 0
