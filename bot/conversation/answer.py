@@ -41,19 +41,30 @@ ASSUMED_FEATURES = 100
 FLOAT64_BYTES = 8  # numpy's and scikit-learn's default for a numeric table
 
 
-# The inverse questions about the hardware the user has (the others choose hardware).
+# The inverse questions about the hardware the user has, and those whose answer is hardware.
 _ON_THE_HARDWARE = frozenset({"context", "concurrency", "precision", "model"})
+_CHOOSES_HARDWARE = frozenset({"gpu", "gpus", "cloud"})
 
 
 def _speed_at(
     question: str, found: InverseAnswer, work: Workload, box: Machine | None
 ) -> Speed | None:
-    """How fast an inverse answer about the user's machine runs ("what can I run and how
-    fast"): the answer's model, format, engine, context and sequences on that machine."""
+    """How fast an inverse answer runs ("what can I run and how fast", "the cheapest instance,
+    I need 20 tokens/s"): the answer's model, format, engine, context and sequences on the
+    user's machine, or on the hardware the answer chose."""
     est = found.estimate
-    if box is None or est is None or question not in _ON_THE_HARDWARE:
+    if est is None:
         return None
     i = est.inputs
+    if question in _CHOOSES_HARDWARE and i.machine_kind == "gpu" and i.machine:
+        try:
+            box = make_machine(gpu=i.machine, gpus=i.gpu_count)
+        except EstimatorError:
+            return None
+    elif question not in _ON_THE_HARDWARE:
+        return None
+    if box is None:
+        return None
     if i.task != "inference":
         return None
     model = work.model

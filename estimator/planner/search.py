@@ -9,7 +9,8 @@ from .. import engines, inverse
 from ..cost import cloud_machine
 from ..errors import EstimatorError
 from ..hardware.types import Machine
-from ..precision import weight_format
+from ..models.types import Architecture
+from ..precision import WeightFormat, weight_bytes, weight_format
 from ..resolve import resolve
 from ..result import Estimate
 from ..speed import inference_speed, ram_ceiling
@@ -191,12 +192,25 @@ def _plan(
         command=training.command(est, machine) if i.task == "training" else engines.command(est),
         hardware=hardware,
         quality_bits=quality_bits(fmt, arch),
-        estimate_bits=round(8 * est.components.weights / max(1, i.params), 1),
+        estimate_bits=_estimate_bits(est, arch, fmt),
         low_bits=low_bits(fmt, arch),
         usd_per_hour=usd_per_hour,
         changes=_changes(est, asked, option.workload),
         ram_bound=ram_bound,
     )
+
+
+def _estimate_bits(est: Estimate, arch: Architecture, fmt: WeightFormat) -> float:
+    """Bits per weight that break ties. Training: the format's own, wherever its weights are
+    (sharded, or all in RAM with FSDP's CPU offload, which counted none and ranked the run as
+    asked after DeepSpeed needing 2.5 times its RAM). Inference: those on the fullest GPU, so
+    that between formats of one quality a plan keeping the whole model on its GPUs (vLLM's
+    BF16) comes before one keeping the input embeddings in RAM (llama.cpp's F16)."""
+    if est.inputs.task == "training":
+        total = weight_bytes(arch, fmt).total
+    else:
+        total = est.components.weights
+    return round(8 * total / max(1, est.inputs.params), 1)
 
 
 def _elsewhere(w: Workload, machine: Machine | None, asked: Workload, cloud: bool) -> list[Plan]:

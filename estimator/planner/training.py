@@ -202,14 +202,18 @@ def command(est: Estimate, machine: Machine | None) -> str:
         if machine is not None and machine.gpu is not None and not machine.gpu.bf16
         else "bf16"
     )
-    if i.zero:
+    # A full fine-tune on several GPUs is sharded with ZeRO-3 unless told otherwise (resolve):
+    # the stage may be the one it chose rather than the one asked.
+    sharding = i.parallelism or ""
+    stage = i.zero or (int(sharding[4:]) if sharding.startswith("zero") else 0)
+    if stage:
         config: dict[str, dict[str, Any]] = {
-            "zero_optimization": {"stage": i.zero},
+            "zero_optimization": {"stage": stage},
             half: {"enabled": True},
         }
         if offload:
             config["zero_optimization"]["offload_optimizer"] = {"device": "cpu"}
-            if i.zero == 3:
+            if stage == 3:
                 config["zero_optimization"]["offload_param"] = {"device": "cpu"}
         run = f"deepspeed --num_gpus {max(1, i.gpu_count)} train.py --deepspeed ds_config.json"
         return f"{run}  # ds_config.json: {json.dumps(config, separators=(',', ':'))}"

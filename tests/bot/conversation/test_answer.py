@@ -128,3 +128,14 @@ def test_a_reference_said_loaded_beside_adapters_is_their_own_base():
     assert "reference_shared" in [n.key for n in est.assumptions]
     full = answer(_draft("full dpo on qwen3 14b with the reference model on 4x h100"))
     assert full.workload.estimate.components.frozen_models == 2 * 14_768_307_200
+
+
+def test_an_answer_that_chooses_hardware_says_how_fast_it_runs_there():
+    # "I need 20 tokens/s": the cheapest instance's own speed is the answer's to give.
+    outcome = answer(_draft("cheapest cloud to run llama 3.1 70b for inference per hour"))
+    assert outcome.question == "cloud" and outcome.inverse_speed is not None
+    chosen = outcome.inverse.estimate.inputs
+    assert chosen.machine_kind == "gpu"
+    assert outcome.inverse_speed.decode_per_sequence.low > 0
+    smallest = answer(_draft("smallest gpu for qwen2.5 14b in q4"))
+    assert smallest.inverse_speed is not None

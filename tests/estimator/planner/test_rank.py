@@ -151,3 +151,21 @@ def test_one_bit_formats_come_after_anything_else_that_runs(arch):
     two_bit = _plan(arch, quality_bits=2, estimate_bits=2.7, low_bits=True)
     assert slow.slow_offload
     assert _order([one_bit, slow, two_bit]) == [two_bit, slow, one_bit]
+
+
+def test_a_format_counts_its_own_bits_wherever_its_weights_are(arch):
+    # "torchtune full finetune qwen3 8b on 2x 4090 with fsdp and cpu offload": it runs as asked
+    # with 61 GiB in RAM. Its BF16 weights are in RAM, and ranking it by the weights left on
+    # the GPUs (none) put DeepSpeed ZeRO-2 first, which needs 153 GiB of RAM.
+    from estimator.planner import plans
+
+    w = Workload(
+        model=arch("Qwen3-8B"), task="training", method="full", engine="torchtune", offload=True
+    )
+    found = plans(w, machine(gpu="RTX 4090", gpus=2))
+    assert (found[0].engine, found[0].parallelism, found[0].verdict) == (
+        "torchtune",
+        "fsdp",
+        "offload",
+    )
+    assert {p.estimate_bits for p in found if p.method == "full"} == {16.0}

@@ -129,3 +129,13 @@ def test_an_adapter_plan_shares_its_base_as_the_reference(arch):
     lora = next(p for p in found if p.method == "lora")
     assert lora.workload.reference_model is None
     assert lora.estimate.components.frozen_models == 0
+
+
+def test_the_zero_stage_the_estimate_assumed_is_in_the_command(arch):
+    # A full fine-tune on 8 GPUs with no sharding named is sized as ZeRO-3 (DDP would keep a
+    # whole copy on each): its command runs DeepSpeed stage 3, not plain TrainingArguments.
+    w = Workload(model=arch("Llama-3.1-8B"), task="training", method="full")
+    m = machine(gpu="A100 80GB", gpus=8)
+    est = estimate(w, m)
+    assert (est.inputs.zero, est.inputs.parallelism) == (0, "zero3")
+    assert '"stage":3' in command(est, m) and "deepspeed --num_gpus 8" in command(est, m)
