@@ -6,18 +6,28 @@ forward 2P + activation gradients 2P + 6 x the adapters. Gradient checkpointing 
 pass twice: +2P (Korthikanti et al. 2022). Mixture-of-experts models count active parameters.
 A frozen reference or reward model adds its forward pass (2 x its parameters) per token; PPO's
 value model trains like the policy. The generations of online RL are not counted.
+
+With the optimizer in CPU RAM (ZeRO-Offload, FSDP's CPU offload) every optimizer step also
+runs Adam on the CPU and moves the gradients down and the updated weights up over PCIe, after
+the GPUs' work (DeepSpeed's delayed update is off by default): Adam reads the fp32 weights,
+gradients and two moments (16 bytes a trained parameter), writes the weights and moments back
+(12) and the 16-bit copy the GPUs load (2), 30 bytes at the CPU's memory bandwidth; the GPUs
+send 16-bit gradients and take 16-bit weights back (4 bytes), each GPU its shard over its own
+PCIe link, and with the weights themselves in RAM (ZeRO-3 or FSDP offload) load every weight
+for the forward and again for the backward pass (4 bytes more, of all parameters).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import engines
 from .hardware.types import Machine
 from .memory.training import lora_params
 from .resolve import Resolved
 from .result import Note
 from .speed import Range, active_flops_per_token
-from .speed_factors import CPU_DEFAULT, Factor
+from .speed_factors import CPU_DEFAULT, PCIE, PCIE_GBS, Factor
 
 # Model FLOPs utilisation of training, by device class.
 MFU = {
@@ -43,6 +53,10 @@ MFU = {
     ),
 }
 DEFAULT_TOKENS = 1_000_000
+# Bytes a step moves per trained parameter with the optimizer in CPU RAM (see above).
+ADAM_CPU_BYTES = 30
+OFFLOAD_PCIE_BYTES = 4
+PARAMETER_PCIE_BYTES = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +159,43 @@ def training_time(
             },
         ),
     )
+    offload = _offload_step(r, machine, devices)
+    if offload is not None:
+        tokens_per_step, seconds = offload
+        rate = Range(
+            tokens_per_step / (tokens_per_step / rate.low + seconds.high),
+            tokens_per_step / (tokens_per_step / rate.high + seconds.low),
+        )
+        hours = rate.inverse(count / 3600)
+        said = {"tokens": tokens_per_step, "seconds_low": seconds.low, "seconds_high": seconds.high}
+        steps += (Note("training_offload", {**said, "low": hours.low, "high": hours.high}),)
     return TrainingTime(count, per_token, rate, hours, steps)
+
+
+def _offload_step(r: Resolved, machine: Machine, devices: int) -> tuple[int, Range] | None:
+    """With the optimizer in CPU RAM: the tokens of one optimizer step and the seconds it adds
+    (Adam on the CPU, the copies over PCIe); None without offload."""
+    w = r.workload
+    if not w.offload or machine.kind != "gpu":
+        return None
+    trained = (
+        lora_params(w.model, w.lora_rank, w.lora_targets)
+        if w.method in ("lora", "qlora")
+        else w.model.params
+    )
+    cpu = machine.cpu or CPU_DEFAULT
+    # Streaming over memory on a CPU, as llama.cpp's CPU decode measures it.
+    streaming, _ = engines.get("llama.cpp").decode_factors("cpu")
+    adam = ADAM_CPU_BYTES * trained / (cpu.bandwidth_gbs * 1e9)
+    link = OFFLOAD_PCIE_BYTES * trained
+    if w.zero == 3 or w.distributed == "fsdp" or w.engine in ("fsdp", "torchtune"):
+        link += PARAMETER_PCIE_BYTES * w.model.params
+    pcie = link / devices / (PCIE_GBS * 1e9)
+    seconds = Range(
+        adam / streaming.high + pcie / PCIE.high, adam / streaming.low + pcie / PCIE.low
+    )
+    tokens = w.batch * r.context * devices * (w.grad_accumulation or 1)
+    return tokens, seconds
 
 
 def _peak(r: Resolved, machine: Machine) -> tuple[float, int, Factor]:
