@@ -2,8 +2,8 @@
 
 A name becomes a tuple of tokens: lower case, split on separators and where letters turn into
 digits ("Qwen2.5-7B" -> ("qwen", "2.5", "7b"), "rtx4090" -> ("rtx", "4090")), with filler tokens
-dropped and other spellings of a word made the name's own. Lookups try an exact token match, then a unique superset match, and otherwise return
-close names (rapidfuzz) for a "did you mean".
+dropped and other spellings of a word made the name's own. Lookups try an exact token match, then a
+unique superset match, and otherwise return close names (rapidfuzz) for a "did you mean".
 """
 
 from __future__ import annotations

@@ -159,6 +159,12 @@ class Inputs:
     # The RoPE scaling the context needs beyond the config's (estimator/models/rope.py).
     rope_scaling: RopeScaling | None = None
 
+    @property
+    def shards_parameters(self) -> bool:
+        """Training with the parameters themselves sharded (ZeRO-3, FSDP's full or hybrid
+        shard): offloaded, they are in CPU RAM too, not only the optimizer's states."""
+        return self.parallelism in ("zero3", "fsdp", "hsdp")
+
 
 @dataclass(frozen=True, slots=True)
 class Estimate:

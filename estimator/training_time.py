@@ -14,7 +14,8 @@ gradients and two moments (16 bytes a trained parameter), writes the weights and
 (12) and the 16-bit copy the GPUs load (2), 30 bytes at the CPU's memory bandwidth; the GPUs
 send 16-bit gradients and take 16-bit weights back (4 bytes), each GPU its shard over its own
 PCIe link, and with the weights themselves in RAM (ZeRO-3 or FSDP offload) load every weight
-for the forward and again for the backward pass (4 bytes more, of all parameters).
+for the forward and again for the backward pass (4 bytes more, of all parameters). The optimizer
+is in RAM when the question asked for it or when the memory plan put it there to fit.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import engines
+from .estimate import estimate
 from .hardware.types import Machine
 from .memory.training import lora_params
 from .resolve import Resolved
@@ -173,11 +175,16 @@ def training_time(
 
 
 def _offload_step(r: Resolved, machine: Machine, devices: int) -> tuple[int, Range] | None:
-    """With the optimizer in CPU RAM: the tokens of one optimizer step and the seconds it adds
-    (Adam on the CPU, the copies over PCIe); None without offload."""
-    w = r.workload
-    if not w.offload or machine.kind != "gpu":
+    """With the optimizer in CPU RAM, as asked or as the memory plan put it there: the tokens
+    of one optimizer step and the seconds it adds (Adam on the CPU, the copies over PCIe);
+    None without offload."""
+    if machine.kind != "gpu":
         return None
+    est = estimate(r.workload, machine)
+    i = est.inputs
+    if not (i.offload or (est.offload is not None and est.offload.states_ram_bytes)):
+        return None
+    w = r.workload
     trained = (
         lora_params(w.model, w.lora_rank, w.lora_targets)
         if w.method in ("lora", "qlora")
@@ -188,7 +195,7 @@ def _offload_step(r: Resolved, machine: Machine, devices: int) -> tuple[int, Ran
     streaming, _ = engines.get("llama.cpp").decode_factors("cpu")
     adam = ADAM_CPU_BYTES * trained / (cpu.bandwidth_gbs * 1e9)
     link = OFFLOAD_PCIE_BYTES * trained
-    if w.zero == 3 or w.distributed == "fsdp" or w.engine in ("fsdp", "torchtune"):
+    if i.shards_parameters:
         link += PARAMETER_PCIE_BYTES * w.model.params
     pcie = link / devices / (PCIE_GBS * 1e9)
     seconds = Range(

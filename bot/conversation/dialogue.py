@@ -191,21 +191,19 @@ def _merge(base: Draft, msg: Draft) -> Draft:
 
 
 def _runs(engine: str, precision: str) -> bool:
+    """Whether the engine loads the format; an unknown name is the estimator's to refuse."""
     try:
         return engines.get(engine).accepts(weight_format(precision))
     except EstimatorError:
-        return True  # an unknown name is the estimator's to refuse
+        return True
 
 
 def _format_on(engine: str, precision: str) -> str:
     """The format asked before, as the engine a follow-up names can run it: "q4 on Ollama",
     then "what if I use vLLM" is 4 bits on vLLM (AWQ there), not a GGUF file vLLM cannot load."""
-    try:
-        fmt = weight_format(precision)
-        if engines.get(engine).accepts(fmt):
-            return precision
-    except EstimatorError:
+    if _runs(engine, precision):
         return precision
+    fmt = weight_format(precision)  # a name _runs could read
     if fmt.bits >= 16:
         return "fp16"
     return "int8" if fmt.bits > 6 else "int4"

@@ -1,8 +1,9 @@
-"""Comparisons: "an L4 or a T4", "AWQ vs GPTQ", "ZeRO-2 of ZeRO-3", "vllm or llama.cpp", "llama 8b or
-qwen 7b", "the difference between q4 and q8". Found by meaning, not by position: the words on each
-side of a connector are read as a question of their own, and when both sides name a different value
-on the same axis (hardware, model, format, engine, method, ZeRO stage, framework, optimizer) they
-are the options. The caller reads the question once per option, with the other options blanked.
+"""Comparisons: "an L4 or a T4", "AWQ vs GPTQ", "ZeRO-2 of ZeRO-3", "vllm or llama.cpp", "llama 8b
+or qwen 7b", "the difference between q4 and q8". Found by meaning, not by position: the words on
+each side of a connector are read as a question of their own, and when both sides name a different
+value on the same axis (hardware, model, format, engine, method, ZeRO stage, framework, optimizer)
+they are the options. The caller reads the question once per option, with the other options
+blanked.
 """
 
 from __future__ import annotations

@@ -147,8 +147,7 @@ def _offload(est: Estimate) -> PlanOffload | None:
         # FSDP also the sharded parameters; offloaded activations are checkpoints (Unsloth).
         states = ""
         if off.states_ram_bytes:
-            sharded = est.inputs.parallelism in ("zero3", "fsdp", "hsdp")
-            states = "parameters" if sharded else "optimizer"
+            states = "parameters" if est.inputs.shards_parameters else "optimizer"
         what = "_".join(w for w in (states, "activations" if off.activation_ram_bytes else "") if w)
         return PlanOffload(what, off.ram_bytes)
     return PlanOffload("embeddings", off.ram_bytes)
