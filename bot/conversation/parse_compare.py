@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from estimator.errors import EstimatorError
+from estimator.hardware.catalog import machine
+
 from .. import lexicon as lx
 
 Slots = dict[str, object]
@@ -131,17 +134,35 @@ _MEMORY_SLOTS = ("ram_gb", "gpu_memory_gb")
 
 def same_device(options: list[Slots]) -> None:
     """An option that is only a memory beside one that names a chip or card is that chip or
-    card with this memory: "M3 Pro 18GB, or the 36gb version" compares the M3 Pro 36GB, not a
-    CPU with 36 GB of RAM."""
+    card with this memory, when it is sold so: "M3 Pro 18GB, or the 36gb version" compares the
+    M3 Pro 36GB, not a CPU with 36 GB of RAM; "4060 ti 8gb or the 16gb one" the 4060 Ti 16GB.
+    "3090 or a 16gb card" stays a 16 GB GPU (no 3090 has 16 GB), as does a memory out of range
+    (answered with the range)."""
     devices = [o for o in options if o.get("apple") or o.get("gpu")]
     if len(devices) != 1:
         return
     slot = "apple" if devices[0].get("apple") else "gpu"
-    name = _MEMORY.sub("", str(devices[0][slot]))
+    said = str(devices[0][slot])
     for option in options:
         memory = next((option[k] for k in _MEMORY_SLOTS if option.get(k)), None)
-        if memory is None or set(option) - {*_MEMORY_SLOTS, "laptop"}:
+        if not isinstance(memory, float) or set(option) - {*_MEMORY_SLOTS, "laptop"}:
+            continue
+        variant = _variant(said, memory)
+        if variant is None:
             continue
         for k in _MEMORY_SLOTS:
             option.pop(k, None)
-        option[slot] = f"{name} {memory:g}GB"
+        option[slot] = variant
+
+
+def _variant(said: str, memory: float) -> str | None:
+    """The device `said` names in its version with `memory` GB, when one is sold and it is not
+    the device itself."""
+    spec = f"{_MEMORY.sub('', said)} {format(memory, 'f').rstrip('0').rstrip('.')}GB"
+    try:
+        own, other = machine(gpu=said), machine(gpu=spec)
+    except EstimatorError:
+        return None
+    if own is None or other is None or other.notes or other.name == own.name:
+        return None
+    return spec

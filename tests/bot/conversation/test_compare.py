@@ -124,3 +124,9 @@ def test_a_memory_alone_beside_a_chip_or_card_is_that_chip_or_card_with_it():
     assert [o.apple for o in d.compare] == ["M3 Pro 18GB", "M3 Pro 36GB"]
     d = parse("4060 ti 8gb or the 16gb one for llama 8b")
     assert [o.gpu for o in d.compare] == ["GeForce RTX 4060 Ti 8GB", "GeForce RTX 4060 Ti 16GB"]
+    # No 3090 has 16 GB, a 4090 is 24 GB already: another card, known by its memory.
+    for text, gb in (("3090 or a 16gb card for llama 8b", 16), ("4090 or a 24gb card", 24)):
+        assert parse(text).compare[1].gpu_memory_gb == gb
+    # Out of range it stays a memory, which the answer refuses with the range.
+    d = parse("m3 pro 18gb or the 99999999999999gb version for llama 8b")
+    assert d.compare[1].apple is None and d.compare[1].gpu_memory_gb == 1e12
